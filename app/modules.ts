@@ -11,7 +11,7 @@
  */
 import { workspacesModule } from '../domain/workspaces/workspaces.module';
 import { companiesModule } from '../modules/companies/companies.module';
-import { peopleModule } from '../domain/people/people.module';
+import { peopleModule } from '../modules/people/people.module';
 import { leadsModule } from '../domain/leads/leads.module';
 import { customFieldsModule } from '../modules/custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';

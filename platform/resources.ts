@@ -10,7 +10,7 @@
  */
 import type { ResourceEntity, ResourceManifest } from './shared/resource';
 import { companyResource } from '../modules/companies/companies.resource';
-import { personResource } from '../domain/people/people.resource';
+import { personResource } from '../modules/people/people.resource';
 import { leadResource } from '../domain/leads/leads.resource';
 import { dealResource } from '../domain/deals/deals.resource';
 import { activityResource } from '../domain/timeline/activities.resource';

@@ -21,8 +21,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'activities → lists': 'activities/actions/records.ts → modules/lists/index.ts',
   'activities → messaging': 'activities/actions/outbound.ts → modules/messaging/index.ts',
   'activities → notes': 'activities/actions/timeline.ts → modules/notes/index.ts',
-  'activities → people':
-    'activities/actions/records.ts → domain/people/people.schemas.ts; activities/actions/records.ts → domain/people/people.service.ts',
+  'activities → people': 'activities/actions/records.ts → modules/people/index.ts',
   'activities → platform':
     'activities/actions/types.ts → platform/context.ts; activities/actions/types.ts → platform/errors.ts; +21 more',
   'activities → sequences':
@@ -52,22 +51,19 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → app': 'api/routes/index.ts → app/modules.ts',
   'api → automations':
     'api/routes/automation-runs.router.ts → domain/automations/automation-runs.schemas.ts; api/routes/automation-runs.router.ts → domain/automations/automations.rules.ts; +14 more',
-  'api → companies': 'api/routes/people.router.ts → modules/companies/index.ts',
   'api → contracts': 'api/app.ts → modules/contracts/index.ts; api/bootstrap.ts → modules/contracts/index.ts',
   'api → deals':
-    'api/routes/deals.router.ts → domain/deals/deals-list.ts; api/routes/deals.router.ts → domain/deals/deals.rules.ts; +6 more',
+    'api/routes/deals.router.ts → domain/deals/deals-list.ts; api/routes/deals.router.ts → domain/deals/deals.rules.ts; +5 more',
   'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
   'api → files':
     'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
   'api → leads':
     'api/routes/lead-routing.router.ts → domain/leads/lead-routing.schemas.ts; api/routes/lead-routing.router.ts → domain/leads/lead-routing.service.ts; +4 more',
   'api → lookups':
-    'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +7 more',
+    'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +4 more',
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
-  'api → people':
-    'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
   'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +105 more',
+    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +100 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline':
@@ -101,7 +97,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → notes': 'app/modules.ts → modules/notes/notes.module.ts',
   'app → offers': 'app/modules.ts → modules/offers/offers.module.ts',
   'app → outbox': 'app/modules.ts → modules/outbox/outbox.module.ts',
-  'app → people': 'app/modules.ts → domain/people/people.module.ts',
+  'app → people': 'app/modules.ts → modules/people/people.module.ts',
   'app → platform':
     'app/modules.ts → platform/workflow-kinds.ts; app/housekeeping.ts → platform/idempotency/idempotency.service.ts; +4 more',
   'app → presets': 'app/modules.ts → modules/presets/presets.module.ts',
@@ -131,7 +127,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/automations/engine/start.ts → domain/intake/queue-signal.ts; domain/automations/engine/rows.ts → domain/intake/queue-signal.ts; +9 more',
   'automations → leads': 'domain/automations/engine/context.ts → domain/leads/lead.entity.ts',
   'automations → people':
-    'domain/automations/engine/record-view.ts → domain/people/person.entity.ts; domain/automations/engine/context.ts → domain/people/person.entity.ts',
+    'domain/automations/engine/record-view.ts → modules/people/index.ts; domain/automations/engine/context.ts → modules/people/index.ts',
   'automations → platform':
     'domain/automations/automation.entity.ts → platform/orm/base.ts; domain/automations/node-data.schemas.ts → platform/references/refs.ts; +85 more',
   'automations → workspaces':
@@ -145,8 +141,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → email':
     'modules/bookings/bookings.activities.ts → modules/email/index.ts; modules/bookings/approver-notices.ts → modules/email/index.ts; +2 more',
   'bookings → leads': 'modules/bookings/booking-create.service.ts → domain/leads/leads.service.ts',
-  'bookings → people':
-    'modules/bookings/booking-create.service.ts → domain/people/people.service.ts; modules/bookings/booking-create.service.ts → domain/people/person.entity.ts',
+  'bookings → people': 'modules/bookings/booking-create.service.ts → modules/people/index.ts',
   'bookings → platform':
     'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +73 more',
   'bookings → workspaces':
@@ -167,11 +162,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'companies → automations': 'modules/companies/companies.resource.ts → domain/automations/engine/record-view.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals':
-    'modules/companies/companies.service.ts → domain/deals/deal.entity.ts; modules/companies/companies.router.ts → domain/deals/deals.schemas.ts',
+    'modules/companies/companies.service.ts → domain/deals/deal.entity.ts; modules/companies/companies.router.ts → domain/deals/deals-list.ts; +1 more',
   'companies → lookups':
     'modules/companies/companies.schemas.ts → domain/lookups/lookups.schemas.ts; modules/companies/companies.router.ts → domain/lookups/lookup.service.ts; +2 more',
-  'companies → people':
-    'modules/companies/companies.router.ts → domain/people/people.schemas.ts; modules/companies/companies.router.ts → domain/people/people.service.ts',
+  'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
     'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +24 more',
   'companies → timeline': 'modules/companies/companies.service.ts → domain/timeline/timeline.service.ts',
@@ -195,7 +189,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'crm-connect → companies': 'modules/crm-connect/lookup.service.ts → modules/companies/index.ts',
   'crm-connect → leads': 'modules/crm-connect/lookup.service.ts → domain/leads/lead.entity.ts',
   'crm-connect → people':
-    'modules/crm-connect/lookup.service.ts → domain/people/person.entity.ts; modules/crm-connect/connector-calls.service.ts → domain/people/person.entity.ts',
+    'modules/crm-connect/lookup.service.ts → modules/people/index.ts; modules/crm-connect/connector-calls.service.ts → modules/people/index.ts',
   'crm-connect → platform':
     'modules/crm-connect/lookup.service.ts → platform/context.ts; modules/crm-connect/lookup.service.ts → platform/errors.ts; +8 more',
   'custom-fields → api': 'modules/custom-fields/custom-fields.router.ts → api/app.ts',
@@ -209,7 +203,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → exports': 'modules/custom-objects/custom-objects.router.ts → modules/exports/index.ts',
   'custom-objects → imports': 'modules/custom-objects/custom-objects.router.ts → modules/imports/index.ts',
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → domain/leads/lead.entity.ts',
-  'custom-objects → people': 'modules/custom-objects/record-views.ts → domain/people/person.entity.ts',
+  'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
     'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/custom-objects.resource.ts → platform/shared/resource.ts; +39 more',
   'custom-objects → timeline':
@@ -220,7 +214,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → companies': 'domain/deals/deals.service.ts → modules/companies/index.ts',
   'deals → custom-fields': 'domain/deals/deals.service.ts → modules/custom-fields/index.ts',
   'deals → leads': 'domain/deals/deals.service.ts → domain/leads/lead.entity.ts',
-  'deals → people': 'domain/deals/deals.service.ts → domain/people/person.entity.ts',
+  'deals → people': 'domain/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
     'domain/deals/deals.events.ts → platform/outbox/define-events.ts; domain/deals/deal.entity.ts → platform/orm/base.ts; +41 more',
   'deals → timeline': 'domain/deals/deals.service.ts → domain/timeline/timeline.service.ts',
@@ -240,7 +234,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → messaging':
     'modules/email/account-transports.ts → modules/messaging/index.ts; modules/email/email-accounts.service.ts → modules/messaging/index.ts; +7 more',
   'email → people':
-    'modules/email/inbound.service.ts → domain/people/person.entity.ts; modules/email/email-bulk.service.ts → domain/people/person.entity.ts; +1 more',
+    'modules/email/inbound.service.ts → modules/people/index.ts; modules/email/email-bulk.service.ts → modules/people/index.ts; +1 more',
   'email → platform':
     'modules/email/email.events.ts → platform/outbox/define-events.ts; modules/email/account-transports.ts → platform/shared/secret-box.ts; +105 more',
   'email → timeline':
@@ -281,7 +275,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'imports → leads':
     'modules/imports/import.schemas.ts → domain/leads/leads.schemas.ts; modules/imports/importers.ts → domain/leads/leads.schemas.ts; +1 more',
   'imports → people':
-    'modules/imports/import.schemas.ts → domain/people/people.schemas.ts; modules/imports/importers.ts → domain/people/people.schemas.ts; +1 more',
+    'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
     'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +17 more',
   'inbound → api':
@@ -292,7 +286,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'inbound → leads':
     'modules/inbound/inbound.schemas.ts → domain/leads/leads.schemas.ts; modules/inbound/inbound.service.ts → domain/leads/leads.service.ts',
   'inbound → people':
-    'modules/inbound/matching.ts → domain/people/person.entity.ts; modules/inbound/inbound.service.ts → domain/people/people.schemas.ts; +2 more',
+    'modules/inbound/matching.ts → modules/people/index.ts; modules/inbound/inbound.service.ts → modules/people/index.ts',
   'inbound → platform':
     'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +11 more',
   'intake → platform':
@@ -304,7 +298,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'leads → custom-fields': 'domain/leads/leads.service.ts → modules/custom-fields/index.ts',
   'leads → deals': 'domain/leads/leads.service.ts → domain/deals/deal.entity.ts',
   'leads → people':
-    'domain/leads/refs.ts → domain/people/person.entity.ts; domain/leads/lead-scoring.service.ts → domain/people/person.entity.ts; +1 more',
+    'domain/leads/refs.ts → modules/people/index.ts; domain/leads/lead-scoring.service.ts → modules/people/index.ts; +1 more',
   'leads → platform':
     'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +42 more',
   'leads → timeline': 'domain/leads/leads.service.ts → domain/timeline/timeline.service.ts',
@@ -318,7 +312,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/lookups/avatar.service.ts → modules/companies/index.ts; domain/lookups/lookups.views.ts → modules/companies/index.ts; +2 more',
   'lookups → images': 'domain/lookups/avatar.service.ts → modules/images/index.ts',
   'lookups → people':
-    'domain/lookups/avatar.service.ts → domain/people/people.service.ts; domain/lookups/lookups.views.ts → domain/people/people.schemas.ts; +3 more',
+    'domain/lookups/avatar.service.ts → modules/people/index.ts; domain/lookups/lookups.views.ts → modules/people/index.ts; +2 more',
   'lookups → platform':
     'domain/lookups/lookups.module.ts → platform/module.ts; domain/lookups/avatar.service.ts → platform/context.ts; +7 more',
   'messaging → activities':
@@ -331,7 +325,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
   'messaging → people':
-    'modules/messaging/sms.service.ts → domain/people/person.entity.ts; modules/messaging/sms-inbound.service.ts → domain/people/person.entity.ts',
+    'modules/messaging/sms.service.ts → modules/people/index.ts; modules/messaging/sms-inbound.service.ts → modules/people/index.ts',
   'messaging → platform':
     'modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; modules/messaging/delivery-error.port.ts → platform/errors.ts; +66 more',
   'messaging → timeline':
@@ -359,7 +353,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/offers/offer-public.service.ts → modules/email/index.ts; modules/offers/offer-messaging.service.ts → modules/email/index.ts',
   'offers → messaging': 'modules/offers/offer-messaging.service.ts → modules/messaging/index.ts',
   'offers → people':
-    'modules/offers/offer-snapshot.ts → domain/people/person.entity.ts; modules/offers/offer-messaging.service.ts → domain/people/person.entity.ts',
+    'modules/offers/offer-snapshot.ts → modules/people/index.ts; modules/offers/offer-messaging.service.ts → modules/people/index.ts',
   'offers → platform':
     'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +72 more',
   'offers → presets':
@@ -371,17 +365,18 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'outbox → platform':
     'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/crud.ts; +4 more',
   'people → api':
-    'domain/people/people.module.ts → api/routes/people.router.ts; domain/people/people.module.ts → api/routes/people.router.ts',
-  'people → automations': 'domain/people/people.resource.ts → domain/automations/engine/record-view.ts',
+    'modules/people/people.router.ts → api/app.ts; modules/people/people.router.ts → api/routes/sub-lists.ts',
+  'people → automations': 'modules/people/people.resource.ts → domain/automations/engine/record-view.ts',
   'people → companies':
-    'domain/people/people.schemas.ts → modules/companies/index.ts; domain/people/people.service.ts → modules/companies/index.ts',
-  'people → custom-fields': 'domain/people/people.service.ts → modules/custom-fields/index.ts',
+    'modules/people/people.schemas.ts → modules/companies/index.ts; modules/people/people.service.ts → modules/companies/index.ts; +1 more',
+  'people → custom-fields': 'modules/people/people.service.ts → modules/custom-fields/index.ts',
   'people → deals':
-    'domain/people/people.service.ts → domain/deals/deal.entity.ts; domain/people/people.service.ts → domain/deals/deals.service.ts',
-  'people → lookups': 'domain/people/people.schemas.ts → domain/lookups/lookups.schemas.ts',
+    'modules/people/people.router.ts → domain/deals/deals-list.ts; modules/people/people.router.ts → domain/deals/deals.schemas.ts; +1 more',
+  'people → lookups':
+    'modules/people/people.schemas.ts → domain/lookups/lookups.schemas.ts; modules/people/people.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'people → platform':
-    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/person.entity.ts → platform/orm/base.ts; +19 more',
-  'people → timeline': 'domain/people/people.service.ts → domain/timeline/timeline.service.ts',
+    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +24 more',
+  'people → timeline': 'modules/people/people.service.ts → domain/timeline/timeline.service.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
   'platform → automations':
@@ -425,7 +420,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → offers':
     'platform/outbox/catalog.ts → modules/offers/offers.events.ts; platform/resources.ts → modules/offers/offers.resource.ts',
   'platform → people':
-    'platform/outbox/catalog.ts → domain/people/people.events.ts; platform/shared/record-kinds.ts → domain/people/person.entity.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/people/people.events.ts; platform/shared/record-kinds.ts → modules/people/index.ts; +1 more',
   'platform → presets':
     'platform/outbox/catalog.ts → modules/presets/presets.events.ts; platform/resources.ts → modules/presets/presets.resource.ts',
   'platform → pricing':
@@ -481,7 +476,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → deals': 'search/types/deal.ts → domain/deals/deal.entity.ts',
   'search → leads': 'search/types/lead.ts → domain/leads/lead.entity.ts',
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
-  'search → people': 'search/types/person.ts → domain/people/person.entity.ts',
+  'search → people': 'search/types/person.ts → modules/people/index.ts',
   'search → platform':
     'search/custom-objects.ts → platform/context.ts; search/custom-objects.ts → platform/logger.ts; +18 more',
   'search → projects': 'search/types/project.ts → modules/projects/index.ts',
@@ -506,7 +501,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → messaging':
     'modules/sequences/sequences.service.ts → modules/messaging/index.ts; modules/sequences/send.ts → modules/messaging/index.ts; +2 more',
   'sequences → people':
-    'modules/sequences/enroll.service.ts → domain/people/person.entity.ts; modules/sequences/sequence-step-context.ts → domain/people/person.entity.ts; +1 more',
+    'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
     'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +77 more',
   'support → api': 'modules/support/support.router.ts → api/app.ts',
@@ -515,7 +510,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/support/support-flow.service.ts → modules/email/index.ts; modules/support/support-inbound.ts → modules/email/index.ts; +1 more',
   'support → messaging': 'modules/support/support-inbound.ts → modules/messaging/index.ts',
   'support → people':
-    'modules/support/tickets.service.ts → domain/people/person.entity.ts; modules/support/support-customers.service.ts → domain/people/person.entity.ts',
+    'modules/support/tickets.service.ts → modules/people/index.ts; modules/support/support-customers.service.ts → modules/people/index.ts',
   'support → platform':
     'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +48 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
@@ -538,7 +533,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'timeline → deals': 'domain/timeline/references.ts → domain/deals/deal.entity.ts',
   'timeline → leads': 'domain/timeline/references.ts → domain/leads/lead.entity.ts',
   'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
-  'timeline → people': 'domain/timeline/references.ts → domain/people/person.entity.ts',
+  'timeline → people': 'domain/timeline/references.ts → modules/people/index.ts',
   'timeline → platform':
     'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/references.ts → platform/context.ts; +24 more',
   'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',

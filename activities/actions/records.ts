@@ -6,7 +6,6 @@
 import type { z } from 'zod';
 import { createDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
 import { createLeadBody, updateLeadBody } from '../../domain/leads/leads.schemas';
-import { createPersonBody, updatePersonBody } from '../../domain/people/people.schemas';
 import { assertUsers } from '../../domain/timeline/references';
 import {
   createCompany,
@@ -21,7 +20,14 @@ import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.servi
 import { createLead, updateLead } from '../../domain/leads/leads.service';
 import { addToList, getList, removeFromList } from '../../modules/lists';
 import { emit } from '../../platform/outbox/emit';
-import { createPerson, getPerson, serializePerson, updatePerson } from '../../domain/people/people.service';
+import {
+  createPerson,
+  createPersonBody,
+  getPerson,
+  serializePerson,
+  updatePerson,
+  updatePersonBody,
+} from '../../modules/people';
 import { applyPatch } from '../../platform/shared/changes';
 import { issuesOf } from '../../domain/automations/zod-kit';
 import {

@@ -6,7 +6,7 @@ import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../../modules/companies';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { Lead } from '../leads/lead.entity';
-import { Person } from '../people/person.entity';
+import { Person } from '../../modules/people';
 import { User } from '../workspaces/user.entity';
 import {
   applyPatch,
@@ -254,4 +254,9 @@ export async function deleteDeal(ctx: Ctx, id: string): Promise<void> {
     entityType: 'deal',
     payload: { deal: serializeDeal(deal) },
   });
+}
+
+/** A deleted person's deals keep no reference to it (deletePerson's detachRefs, in its transaction). */
+export async function detachPersonDeals(ctx: Ctx, personId: string): Promise<void> {
+  await ctx.em.nativeUpdate(Deal, { workspaceId: ctx.actor.workspaceId, personRef: personId }, { personRef: null });
 }

@@ -5,7 +5,7 @@ import { Company } from '../../modules/companies';
 import { customObjectRecordResource } from '../../modules/custom-objects/custom-objects.resource';
 import { Deal } from '../deals/deal.entity';
 import { Lead } from '../leads/lead.entity';
-import { Person } from '../people/person.entity';
+import { Person } from '../../modules/people';
 import { Project } from '../../modules/projects';
 import { User } from '../workspaces/user.entity';
 import type { RefKind } from './ref-kind';

@@ -2,13 +2,7 @@ import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
 import * as companies from './companies.service';
 import { COMPANY_SUMMARY_FIELDS } from './companies.schemas';
-import {
-  linkPerson,
-  listCompanyPeople,
-  listDealsFor,
-  unlinkCompanyPeople,
-  unlinkPerson,
-} from '../../domain/people/people.service';
+import { linkPerson, listCompanyPeople, unlinkCompanyPeople, unlinkPerson, personView } from '../people';
 import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
@@ -28,8 +22,8 @@ import {
   updateCompanyBody,
 } from './companies.schemas';
 import { companyLookupView } from '../../domain/lookups/lookups.views';
-import { personView } from '../../domain/people/people.schemas';
 import { dealView } from '../../domain/deals/deals.schemas';
+import { listDealsFor } from '../../domain/deals/deals-list';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 

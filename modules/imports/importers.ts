@@ -5,8 +5,7 @@ import type { DealInput } from '../../domain/deals/deals.schemas';
 import { matchCompany, matchPersonByEmail } from '../inbound';
 import { createLead, updateLead } from '../../domain/leads/leads.service';
 import type { LeadInput } from '../../domain/leads/leads.schemas';
-import { createPerson, updatePerson } from '../../domain/people/people.service';
-import type { PersonInput } from '../../domain/people/people.schemas';
+import { createPerson, updatePerson, type PersonInput } from '../people';
 import { createRecordOf, previewRecordOf } from '../custom-objects';
 import type { ImportRunEntityType } from './import-run.entity';
 

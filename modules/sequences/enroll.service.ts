@@ -11,7 +11,7 @@ import { DomainError, notFound, validation } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { Lead } from '../../domain/leads/lead.entity';
 import { emit } from '../../platform/outbox/emit';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { queuedRuns } from '../../domain/intake/queue-signal';
 import { mapLimited } from '../../platform/shared/concurrency';
 import { inTransaction } from '../../platform/shared/tx';

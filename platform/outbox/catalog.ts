@@ -24,7 +24,7 @@ import { listEvents } from '../../modules/lists/lists.events';
 import { messagingEvents } from '../../modules/messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../../modules/offers/offers.events';
-import { personEvents } from '../../domain/people/people.events';
+import { personEvents } from '../../modules/people/people.events';
 import { presetEvents } from '../../modules/presets/presets.events';
 import { pricingEvents } from '../../modules/pricing/pricing.events';
 import { projectEvents } from '../../modules/projects/projects.events';

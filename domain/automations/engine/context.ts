@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../../../modules/companies';
 import { Deal } from '../../deals/deal.entity';
 import { Lead } from '../../leads/lead.entity';
-import { Person } from '../../people/person.entity';
+import { Person } from '../../../modules/people';
 import { User } from '../../workspaces/user.entity';
 import { RESOURCES } from '../../../platform/resources';
 import type { AutomationSupport, ContextLinks } from '../../../platform/shared/resource';

@@ -6,7 +6,7 @@ import { wrap, type EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deal } from '../../deals/deal.entity';
 import { FlowStage } from '../../deals/flow.entity';
-import type { Person } from '../../people/person.entity';
+import type { Person } from '../../../modules/people';
 import type { User } from '../../workspaces/user.entity';
 
 const INTERNAL = new Set(['workspaceId', 'scoreBreakdown', 'conversation', 'transcriptText']);

@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, contactView } from '../automations/engine/record-view';
+import { byId, contactView } from '../../domain/automations/engine/record-view';
 import { getPerson, serializePerson } from './people.service';
 import { PERSON_FIELDS, PERSON_SUMMARY_FIELDS } from './people.schemas';
 import { CompanyPerson, Person } from './person.entity';
