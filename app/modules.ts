@@ -18,7 +18,7 @@ import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from '../modules/lists/lists.module';
 import { presetsModule } from '../modules/presets/presets.module';
 import { usersModule } from '../modules/users/users.module';
-import { dealsModule } from '../domain/deals/deals.module';
+import { dealsModule } from '../modules/deals/deals.module';
 import { inboundModule } from '../modules/inbound/inbound.module';
 import { importsModule } from '../modules/imports/imports.module';
 import { exportsModule } from '../modules/exports/exports.module';

@@ -11,8 +11,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'activities → calendar': 'activities/actions/timeline.ts → modules/calendar/index.ts',
   'activities → companies': 'activities/actions/records.ts → modules/companies/index.ts',
   'activities → custom-objects': 'activities/actions/records.ts → modules/custom-objects/index.ts',
-  'activities → deals':
-    'activities/actions/records.ts → domain/deals/deals.schemas.ts; activities/actions/records.ts → domain/deals/deals.service.ts',
+  'activities → deals': 'activities/actions/records.ts → modules/deals/index.ts',
   'activities → email':
     'activities/actions/deps.ts → modules/email/index.ts; activities/actions/outbound.ts → modules/email/index.ts; +2 more',
   'activities → intake': 'activities/automation.activities.ts → domain/intake/queue-signal.ts',
@@ -52,8 +51,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → automations':
     'api/routes/automation-runs.router.ts → domain/automations/automation-runs.schemas.ts; api/routes/automation-runs.router.ts → domain/automations/automations.rules.ts; +14 more',
   'api → contracts': 'api/app.ts → modules/contracts/index.ts; api/bootstrap.ts → modules/contracts/index.ts',
-  'api → deals':
-    'api/routes/deals.router.ts → domain/deals/deals-list.ts; api/routes/deals.router.ts → domain/deals/deals.rules.ts; +5 more',
   'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
   'api → files':
     'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
@@ -63,7 +60,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +4 more',
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
   'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +100 more',
+    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +91 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline':
@@ -81,7 +78,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → crm-connect': 'app/modules.ts → modules/crm-connect/crm-connect.module.ts',
   'app → custom-fields': 'app/modules.ts → modules/custom-fields/custom-fields.module.ts',
   'app → custom-objects': 'app/modules.ts → modules/custom-objects/custom-objects.module.ts',
-  'app → deals': 'app/modules.ts → domain/deals/deals.module.ts',
+  'app → deals': 'app/modules.ts → modules/deals/deals.module.ts',
   'app → email': 'app/modules.ts → modules/email/email.module.ts',
   'app → exports': 'app/modules.ts → modules/exports/exports.module.ts',
   'app → extension': 'app/modules.ts → modules/extension/extension.module.ts',
@@ -122,7 +119,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → custom-objects':
     'domain/automations/engine/lookup.ts → modules/custom-objects/index.ts; domain/automations/engine/lookup.ts → modules/custom-objects/index.ts',
   'automations → deals':
-    'domain/automations/engine/record-view.ts → domain/deals/deal.entity.ts; domain/automations/engine/record-view.ts → domain/deals/flow.entity.ts; +1 more',
+    'domain/automations/engine/record-view.ts → modules/deals/index.ts; domain/automations/engine/context.ts → modules/deals/index.ts',
   'automations → intake':
     'domain/automations/engine/start.ts → domain/intake/queue-signal.ts; domain/automations/engine/rows.ts → domain/intake/queue-signal.ts; +9 more',
   'automations → leads': 'domain/automations/engine/context.ts → domain/leads/lead.entity.ts',
@@ -161,8 +158,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/companies/companies.router.ts → api/app.ts; modules/companies/companies.router.ts → api/routes/sub-lists.ts',
   'companies → automations': 'modules/companies/companies.resource.ts → domain/automations/engine/record-view.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
-  'companies → deals':
-    'modules/companies/companies.service.ts → domain/deals/deal.entity.ts; modules/companies/companies.router.ts → domain/deals/deals-list.ts; +1 more',
+  'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → lookups':
     'modules/companies/companies.schemas.ts → domain/lookups/lookups.schemas.ts; modules/companies/companies.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
@@ -199,7 +195,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/custom-objects/custom-objects.router.ts → api/app.ts; modules/custom-objects/custom-objects.router.ts → api/routes/search.schemas.ts',
   'custom-objects → companies':
     'modules/custom-objects/records.service.ts → modules/companies/index.ts; modules/custom-objects/record-views.ts → modules/companies/index.ts; +1 more',
-  'custom-objects → deals': 'modules/custom-objects/record-views.ts → domain/deals/deal.entity.ts',
+  'custom-objects → deals': 'modules/custom-objects/record-views.ts → modules/deals/index.ts',
   'custom-objects → exports': 'modules/custom-objects/custom-objects.router.ts → modules/exports/index.ts',
   'custom-objects → imports': 'modules/custom-objects/custom-objects.router.ts → modules/imports/index.ts',
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → domain/leads/lead.entity.ts',
@@ -209,16 +205,16 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → timeline':
     'modules/custom-objects/records.service.ts → domain/timeline/timeline.service.ts; modules/custom-objects/records-read.service.ts → domain/timeline/activity.entity.ts; +2 more',
   'deals → api':
-    'domain/deals/deals.module.ts → api/routes/deals.router.ts; domain/deals/deals.module.ts → api/routes/deals.router.ts; +2 more',
-  'deals → automations': 'domain/deals/deals.resource.ts → domain/automations/engine/record-view.ts',
-  'deals → companies': 'domain/deals/deals.service.ts → modules/companies/index.ts',
-  'deals → custom-fields': 'domain/deals/deals.service.ts → modules/custom-fields/index.ts',
-  'deals → leads': 'domain/deals/deals.service.ts → domain/leads/lead.entity.ts',
-  'deals → people': 'domain/deals/deals.service.ts → modules/people/index.ts',
+    'modules/deals/deals.router.ts → api/app.ts; modules/deals/deals.router.ts → api/routes/sub-lists.ts; +1 more',
+  'deals → automations': 'modules/deals/deals.resource.ts → domain/automations/engine/record-view.ts',
+  'deals → companies': 'modules/deals/deals.service.ts → modules/companies/index.ts',
+  'deals → custom-fields': 'modules/deals/deals.service.ts → modules/custom-fields/index.ts',
+  'deals → leads': 'modules/deals/deals.service.ts → domain/leads/lead.entity.ts',
+  'deals → people': 'modules/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
-    'domain/deals/deals.events.ts → platform/outbox/define-events.ts; domain/deals/deal.entity.ts → platform/orm/base.ts; +41 more',
-  'deals → timeline': 'domain/deals/deals.service.ts → domain/timeline/timeline.service.ts',
-  'deals → workspaces': 'domain/deals/deals.service.ts → domain/workspaces/user.entity.ts',
+    'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +50 more',
+  'deals → timeline': 'modules/deals/deals.service.ts → domain/timeline/timeline.service.ts',
+  'deals → workspaces': 'modules/deals/deals.service.ts → domain/workspaces/user.entity.ts',
   'email → activities':
     'modules/email/email.module.ts → activities/deps.ts; modules/email/email-bulk.activities.ts → activities/lazy.ts; +1 more',
   'email → adapters':
@@ -270,7 +266,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/imports/import.schemas.ts → modules/companies/index.ts; modules/imports/importers.ts → modules/companies/index.ts',
   'imports → custom-objects': 'modules/imports/importers.ts → modules/custom-objects/index.ts',
   'imports → deals':
-    'modules/imports/import.schemas.ts → domain/deals/deals.schemas.ts; modules/imports/importers.ts → domain/deals/deals.schemas.ts; +1 more',
+    'modules/imports/import.schemas.ts → modules/deals/index.ts; modules/imports/importers.ts → modules/deals/index.ts',
   'imports → inbound': 'modules/imports/importers.ts → modules/inbound/index.ts',
   'imports → leads':
     'modules/imports/import.schemas.ts → domain/leads/leads.schemas.ts; modules/imports/importers.ts → domain/leads/leads.schemas.ts; +1 more',
@@ -282,7 +278,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/inbound/inbound.router.ts → api/app.ts; modules/inbound/inbound.router.ts → api/docs/schema.ts',
   'inbound → companies':
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
-  'inbound → deals': 'modules/inbound/inbound.service.ts → domain/deals/deals.service.ts',
+  'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
   'inbound → leads':
     'modules/inbound/inbound.schemas.ts → domain/leads/leads.schemas.ts; modules/inbound/inbound.service.ts → domain/leads/leads.service.ts',
   'inbound → people':
@@ -296,7 +292,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'leads → automations': 'domain/leads/leads.resource.ts → domain/automations/engine/record-view.ts',
   'leads → companies': 'domain/leads/refs.ts → modules/companies/index.ts',
   'leads → custom-fields': 'domain/leads/leads.service.ts → modules/custom-fields/index.ts',
-  'leads → deals': 'domain/leads/leads.service.ts → domain/deals/deal.entity.ts',
+  'leads → deals': 'domain/leads/leads.service.ts → modules/deals/index.ts',
   'leads → people':
     'domain/leads/refs.ts → modules/people/index.ts; domain/leads/lead-scoring.service.ts → modules/people/index.ts; +1 more',
   'leads → platform':
@@ -348,7 +344,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/offers/offer-html.ts → domain/automations/format.ts; modules/offers/offer-messaging.service.ts → domain/automations/placeholders.ts',
   'offers → companies':
     'modules/offers/offer-snapshot.ts → modules/companies/index.ts; modules/offers/offer-messaging.service.ts → modules/companies/index.ts',
-  'offers → deals': 'modules/offers/offer-snapshot.ts → domain/deals/deal.entity.ts',
+  'offers → deals': 'modules/offers/offer-snapshot.ts → modules/deals/index.ts',
   'offers → email':
     'modules/offers/offer-public.service.ts → modules/email/index.ts; modules/offers/offer-messaging.service.ts → modules/email/index.ts',
   'offers → messaging': 'modules/offers/offer-messaging.service.ts → modules/messaging/index.ts',
@@ -370,8 +366,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → companies':
     'modules/people/people.schemas.ts → modules/companies/index.ts; modules/people/people.service.ts → modules/companies/index.ts; +1 more',
   'people → custom-fields': 'modules/people/people.service.ts → modules/custom-fields/index.ts',
-  'people → deals':
-    'modules/people/people.router.ts → domain/deals/deals-list.ts; modules/people/people.router.ts → domain/deals/deals.schemas.ts; +1 more',
+  'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
   'people → lookups':
     'modules/people/people.schemas.ts → domain/lookups/lookups.schemas.ts; modules/people/people.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'people → platform':
@@ -396,7 +391,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → custom-objects':
     'platform/outbox/catalog.ts → modules/custom-objects/custom-objects.events.ts; platform/resources.ts → modules/custom-objects/custom-objects.resource.ts',
   'platform → deals':
-    'platform/outbox/catalog.ts → domain/deals/deals.events.ts; platform/resources.ts → domain/deals/deals.resource.ts',
+    'platform/outbox/catalog.ts → modules/deals/deals.events.ts; platform/resources.ts → modules/deals/deals.resource.ts',
   'platform → email':
     'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +2 more',
   'platform → extension':
@@ -461,7 +456,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/projects/projects.service.ts → domain/timeline/references.ts; modules/projects/clip-cards.service.ts → domain/timeline/references.ts; +1 more',
   'reports → api': 'modules/reports/reports.router.ts → api/app.ts',
   'reports → deals':
-    'modules/reports/reports.service.ts → domain/deals/flow.entity.ts; modules/reports/reports.views.ts → domain/deals/flow.entity.ts',
+    'modules/reports/reports.service.ts → modules/deals/index.ts; modules/reports/reports.views.ts → modules/deals/index.ts',
   'reports → offers':
     'modules/reports/reports.service.ts → modules/offers/index.ts; modules/reports/reports.views.ts → modules/offers/index.ts',
   'reports → platform':
@@ -473,7 +468,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → companies': 'search/types/company.ts → modules/companies/index.ts',
   'search → custom-objects':
     'search/custom-objects.ts → modules/custom-objects/index.ts; search/types/custom-object-record.ts → modules/custom-objects/index.ts',
-  'search → deals': 'search/types/deal.ts → domain/deals/deal.entity.ts',
+  'search → deals': 'search/types/deal.ts → modules/deals/index.ts',
   'search → leads': 'search/types/lead.ts → domain/leads/lead.entity.ts',
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
   'search → people': 'search/types/person.ts → modules/people/index.ts',
@@ -492,7 +487,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/sequences/definition.schemas.ts → domain/automations/definition.schemas.ts; modules/sequences/definition.schemas.ts → domain/automations/zod-kit.ts; +16 more',
   'sequences → companies': 'modules/sequences/enroll.service.ts → modules/companies/index.ts',
   'sequences → deals':
-    'modules/sequences/enroll.service.ts → domain/deals/deal.entity.ts; modules/sequences/exit-subscriber.ts → domain/deals/flow.entity.ts',
+    'modules/sequences/enroll.service.ts → modules/deals/index.ts; modules/sequences/exit-subscriber.ts → modules/deals/index.ts',
   'sequences → email':
     'modules/sequences/sequences.service.ts → modules/email/index.ts; modules/sequences/sequence.activities.ts → modules/email/index.ts; +3 more',
   'sequences → intake':
@@ -530,7 +525,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/timeline/timeline.module.ts → api/routes/timeline.router.ts; domain/timeline/timeline.module.ts → api/routes/timeline.router.ts',
   'timeline → companies': 'domain/timeline/references.ts → modules/companies/index.ts',
   'timeline → custom-objects': 'domain/timeline/references.ts → modules/custom-objects/custom-objects.resource.ts',
-  'timeline → deals': 'domain/timeline/references.ts → domain/deals/deal.entity.ts',
+  'timeline → deals': 'domain/timeline/references.ts → modules/deals/index.ts',
   'timeline → leads': 'domain/timeline/references.ts → domain/leads/lead.entity.ts',
   'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
   'timeline → people': 'domain/timeline/references.ts → modules/people/index.ts',

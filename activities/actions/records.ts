@@ -4,7 +4,6 @@
  * schemas as the REST bodies and written through the domain services, so their events fire.
  */
 import type { z } from 'zod';
-import { createDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
 import { createLeadBody, updateLeadBody } from '../../domain/leads/leads.schemas';
 import { assertUsers } from '../../domain/timeline/references';
 import {
@@ -16,7 +15,7 @@ import {
   updateCompanyBody,
   type ImageResolver,
 } from '../../modules/companies';
-import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.service';
+import { createDeal, createDealBody, moveDeal, updateDeal, updateDealBody } from '../../modules/deals';
 import { createLead, updateLead } from '../../domain/leads/leads.service';
 import { addToList, getList, removeFromList } from '../../modules/lists';
 import { emit } from '../../platform/outbox/emit';

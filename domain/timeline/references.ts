@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { Company } from '../../modules/companies';
 import { customObjectRecordResource } from '../../modules/custom-objects/custom-objects.resource';
-import { Deal } from '../deals/deal.entity';
+import { Deal } from '../../modules/deals';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../../modules/people';
 import { Project } from '../../modules/projects';

@@ -22,8 +22,7 @@ import {
   updateCompanyBody,
 } from './companies.schemas';
 import { companyLookupView } from '../../domain/lookups/lookups.views';
-import { dealView } from '../../domain/deals/deals.schemas';
-import { listDealsFor } from '../../domain/deals/deals-list';
+import { dealView, detachCompanyDeals, listDealsFor } from '../deals';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 
@@ -67,7 +66,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
           project(await companies.readCompany(ctx, id), query as z.infer<typeof getCompanyQuery>),
         update: (ctx, id, body, { preview }) => companies.updateCompany(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
-          await companies.deleteCompany(ctx, id, unlinkCompanyPeople);
+          await companies.deleteCompany(ctx, id, unlinkCompanyPeople, detachCompanyDeals);
         },
       },
       summaries: {

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { Deal } from '../../domain/deals/deal.entity';
+import { Deal } from '../deals';
 import { notFound } from '../../platform/errors';
 import { Lead } from '../../domain/leads/lead.entity';
 import { Person } from '../people';

@@ -4,7 +4,7 @@ import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
 import { formatZodError } from '../../platform/shared/schemas';
 import { dateTimeView, idView } from '../../platform/shared/views';
 import { createCompanyBody } from '../companies';
-import { createDealBody } from '../../domain/deals/deals.schemas';
+import { createDealBody } from '../deals';
 import { createLeadBody } from '../../domain/leads/leads.schemas';
 import { createPersonBody } from '../people';
 

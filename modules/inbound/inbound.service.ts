@@ -3,7 +3,7 @@ import { DomainError, validation } from '../../platform/errors';
 import { createCompany, updateCompany, type Company, type CompanyInput, type ImageResolver } from '../companies';
 import { createPerson, linkPerson, updatePerson, type Person, type PersonInput } from '../people';
 import { createLead } from '../../domain/leads/leads.service';
-import { createDeal } from '../../domain/deals/deals.service';
+import { createDeal } from '../deals';
 import { inTransaction } from '../../platform/shared/tx';
 import { matchCompany, matchPersonByEmail } from './matching';
 import type { InboundRefView, InboundResultView } from './inbound.schemas';

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { Deal } from '../../domain/deals/deal.entity';
+import { Deal } from '../deals';
 import { Person } from '../people';
 import { toPlain } from '../../platform/shared/listing';
 import { fromMinor, minorDigits } from '../../platform/shared/money';

@@ -18,9 +18,7 @@ import {
 } from './people.schemas';
 import { personLookupView } from '../../domain/lookups/lookups.views';
 import { companyView } from '../companies';
-import { dealView } from '../../domain/deals/deals.schemas';
-import { listDealsFor } from '../../domain/deals/deals-list';
-import { detachPersonDeals } from '../../domain/deals/deals.service';
+import { dealView, detachPersonDeals, listDealsFor } from '../deals';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 

@@ -6,7 +6,7 @@
  */
 import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { Deal } from '../../domain/deals/deal.entity';
+import { Deal } from '../deals';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { Lead } from '../../domain/leads/lead.entity';

@@ -14,7 +14,7 @@ import { companyEvents } from '../../modules/companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../../modules/custom-fields/custom-fields.events';
 import { customObjectEvents } from '../../modules/custom-objects/custom-objects.events';
-import { dealEvents } from '../../domain/deals/deals.events';
+import { dealEvents } from '../../modules/deals/deals.events';
 import { emailEvents } from '../../modules/email/email.events';
 import { extensionEvents } from '../../modules/extension/extension.events';
 import { fileEvents } from '../../domain/files/files.events';

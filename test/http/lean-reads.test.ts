@@ -7,7 +7,7 @@ import { factories, makeLead, makePerson } from '../support/factories';
 import { createContract, signerEmail } from '../../modules/contracts/__tests__/support';
 import { getPerson, serializePerson } from '../../modules/people/people.service';
 import { getLead, serializeLead } from '../../domain/leads/leads.service';
-import { getDeal, serializeDeal } from '../../domain/deals/deals.service';
+import { getDeal, serializeDeal } from '../../modules/deals/deals.service';
 import { getTask, serializeTask } from '../../modules/tasks/tasks.service';
 import { getOffer, serializeOffer } from '../../modules/offers/offers.service';
 import { getContractView } from '../../modules/contracts/contracts.service';

@@ -4,7 +4,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../../../modules/companies';
-import { Deal } from '../../deals/deal.entity';
+import { Deal } from '../../../modules/deals';
 import { Lead } from '../../leads/lead.entity';
 import { Person } from '../../../modules/people';
 import { User } from '../../workspaces/user.entity';

@@ -4,8 +4,7 @@
  */
 import { wrap, type EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Deal } from '../../deals/deal.entity';
-import { FlowStage } from '../../deals/flow.entity';
+import { FlowStage, type Deal } from '../../../modules/deals';
 import type { Person } from '../../../modules/people';
 import type { User } from '../../workspaces/user.entity';
 

@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, dealView } from '../automations/engine/record-view';
+import { byId, dealView } from '../../domain/automations/engine/record-view';
 import { getDeal, serializeDeal } from './deals.service';
 import { DEAL_FIELDS, DEAL_SUMMARY_FIELDS } from './deals.schemas';
 import { Deal } from './deal.entity';
