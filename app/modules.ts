@@ -11,14 +11,14 @@
  */
 import { workspacesModule } from '../domain/workspaces/workspaces.module';
 import { companiesModule } from '../modules/companies/companies.module';
-import { peopleModule } from '../domain/people/people.module';
+import { peopleModule } from '../modules/people/people.module';
 import { leadsModule } from '../domain/leads/leads.module';
 import { customFieldsModule } from '../modules/custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from '../modules/lists/lists.module';
 import { presetsModule } from '../modules/presets/presets.module';
 import { usersModule } from '../modules/users/users.module';
-import { dealsModule } from '../domain/deals/deals.module';
+import { dealsModule } from '../modules/deals/deals.module';
 import { inboundModule } from '../modules/inbound/inbound.module';
 import { importsModule } from '../modules/imports/imports.module';
 import { exportsModule } from '../modules/exports/exports.module';

@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { DEAL_FIELDS } from '../domain/deals/deals.schemas';
+import { DEAL_FIELDS } from '../modules/deals/deals.schemas';
 import { newId } from '../platform/ids';
 import { ormConfig } from '../platform/orm/config';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';

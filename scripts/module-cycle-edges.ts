@@ -23,21 +23,16 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → adapters':
     'api/bootstrap.ts → adapters/registry/cvr-registry.ts; api/routes/files.router.ts → adapters/storage/local-storage.ts; +1 more',
   'api → app': 'api/routes/index.ts → app/modules.ts',
-  'api → companies': 'api/routes/people.router.ts → modules/companies/index.ts',
   'api → contracts': 'api/app.ts → modules/contracts/index.ts; api/bootstrap.ts → modules/contracts/index.ts',
-  'api → deals':
-    'api/routes/deals.router.ts → domain/deals/deals-list.ts; api/routes/deals.router.ts → domain/deals/deals.rules.ts; +6 more',
   'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
   'api → files':
     'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
   'api → leads':
     'api/routes/lead-routing.router.ts → domain/leads/lead-routing.schemas.ts; api/routes/lead-routing.router.ts → domain/leads/lead-routing.service.ts; +4 more',
   'api → lookups':
-    'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +7 more',
+    'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +4 more',
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
-  'api → people':
-    'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
-  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +95 more',
+  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +81 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline':
@@ -55,7 +50,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → crm-connect': 'app/modules.ts → modules/crm-connect/crm-connect.module.ts',
   'app → custom-fields': 'app/modules.ts → modules/custom-fields/custom-fields.module.ts',
   'app → custom-objects': 'app/modules.ts → modules/custom-objects/custom-objects.module.ts',
-  'app → deals': 'app/modules.ts → domain/deals/deals.module.ts',
+  'app → deals': 'app/modules.ts → modules/deals/deals.module.ts',
   'app → email': 'app/modules.ts → modules/email/email.module.ts',
   'app → exports': 'app/modules.ts → modules/exports/exports.module.ts',
   'app → extension': 'app/modules.ts → modules/extension/extension.module.ts',
@@ -71,7 +66,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → notes': 'app/modules.ts → modules/notes/notes.module.ts',
   'app → offers': 'app/modules.ts → modules/offers/offers.module.ts',
   'app → outbox': 'app/modules.ts → modules/outbox/outbox.module.ts',
-  'app → people': 'app/modules.ts → domain/people/people.module.ts',
+  'app → people': 'app/modules.ts → modules/people/people.module.ts',
   'app → platform':
     'app/modules.ts → platform/workflow-kinds.ts; app/activities.ts → platform/activity-deps.ts; +5 more',
   'app → presets': 'app/modules.ts → modules/presets/presets.module.ts',
@@ -100,7 +95,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → custom-objects':
     'modules/automations/actions/records.ts → modules/custom-objects/index.ts; modules/automations/engine/lookup.ts → modules/custom-objects/index.ts; +1 more',
   'automations → deals':
-    'modules/automations/engine/context.ts → domain/deals/deal.entity.ts; modules/automations/actions/records.ts → domain/deals/deals.schemas.ts; +1 more',
+    'modules/automations/engine/context.ts → modules/deals/index.ts; modules/automations/actions/records.ts → modules/deals/index.ts',
   'automations → email':
     'modules/automations/automation.activities.ts → modules/email/index.ts; modules/automations/actions/outbound.ts → modules/email/index.ts; +1 more',
   'automations → leads':
@@ -109,7 +104,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → messaging': 'modules/automations/actions/outbound.ts → modules/messaging/index.ts',
   'automations → notes': 'modules/automations/actions/timeline.ts → modules/notes/index.ts',
   'automations → people':
-    'modules/automations/engine/context.ts → domain/people/person.entity.ts; modules/automations/actions/records.ts → domain/people/people.schemas.ts; +1 more',
+    'modules/automations/engine/context.ts → modules/people/index.ts; modules/automations/actions/records.ts → modules/people/index.ts',
   'automations → platform':
     'modules/automations/automation.entity.ts → platform/orm/base.ts; modules/automations/automations.events.ts → platform/outbox/define-events.ts; +159 more',
   'automations → sequences':
@@ -126,8 +121,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → email':
     'modules/bookings/bookings.activities.ts → modules/email/index.ts; modules/bookings/approver-notices.ts → modules/email/index.ts; +2 more',
   'bookings → leads': 'modules/bookings/booking-create.service.ts → domain/leads/leads.service.ts',
-  'bookings → people':
-    'modules/bookings/booking-create.service.ts → domain/people/people.service.ts; modules/bookings/booking-create.service.ts → domain/people/person.entity.ts',
+  'bookings → people': 'modules/bookings/booking-create.service.ts → modules/people/index.ts',
   'bookings → platform':
     'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +74 more',
   'bookings → workspaces':
@@ -144,12 +138,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'companies → api':
     'modules/companies/companies.router.ts → api/app.ts; modules/companies/companies.router.ts → api/routes/sub-lists.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
-  'companies → deals':
-    'modules/companies/companies.service.ts → domain/deals/deal.entity.ts; modules/companies/companies.router.ts → domain/deals/deals.schemas.ts',
+  'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → lookups':
     'modules/companies/companies.schemas.ts → domain/lookups/lookups.schemas.ts; modules/companies/companies.router.ts → domain/lookups/lookup.service.ts; +2 more',
-  'companies → people':
-    'modules/companies/companies.router.ts → domain/people/people.schemas.ts; modules/companies/companies.router.ts → domain/people/people.service.ts',
+  'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
     'modules/companies/companies.schemas.ts → platform/references/refs.ts; modules/companies/companies.schemas.ts → platform/shared/list-query.ts; +25 more',
   'companies → timeline': 'modules/companies/companies.service.ts → domain/timeline/timeline.service.ts',
@@ -169,7 +161,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'crm-connect → companies': 'modules/crm-connect/lookup.service.ts → modules/companies/index.ts',
   'crm-connect → leads': 'modules/crm-connect/lookup.service.ts → domain/leads/lead.entity.ts',
   'crm-connect → people':
-    'modules/crm-connect/lookup.service.ts → domain/people/person.entity.ts; modules/crm-connect/connector-calls.service.ts → domain/people/person.entity.ts',
+    'modules/crm-connect/lookup.service.ts → modules/people/index.ts; modules/crm-connect/connector-calls.service.ts → modules/people/index.ts',
   'crm-connect → platform':
     'modules/crm-connect/lookup.service.ts → platform/context.ts; modules/crm-connect/lookup.service.ts → platform/errors.ts; +8 more',
   'custom-fields → api': 'modules/custom-fields/custom-fields.router.ts → api/app.ts',
@@ -179,25 +171,25 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/custom-objects/custom-objects.router.ts → api/app.ts; modules/custom-objects/custom-objects.router.ts → api/routes/search.schemas.ts',
   'custom-objects → companies':
     'modules/custom-objects/records.service.ts → modules/companies/index.ts; modules/custom-objects/record-views.ts → modules/companies/index.ts; +1 more',
-  'custom-objects → deals': 'modules/custom-objects/record-views.ts → domain/deals/deal.entity.ts',
+  'custom-objects → deals': 'modules/custom-objects/record-views.ts → modules/deals/index.ts',
   'custom-objects → exports': 'modules/custom-objects/custom-objects.router.ts → modules/exports/index.ts',
   'custom-objects → imports': 'modules/custom-objects/custom-objects.router.ts → modules/imports/index.ts',
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → domain/leads/lead.entity.ts',
-  'custom-objects → people': 'modules/custom-objects/record-views.ts → domain/people/person.entity.ts',
+  'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
     'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/custom-objects.resource.ts → platform/shared/resource.ts; +39 more',
   'custom-objects → timeline':
     'modules/custom-objects/records.service.ts → domain/timeline/timeline.service.ts; modules/custom-objects/records-read.service.ts → domain/timeline/activity.entity.ts; +2 more',
   'deals → api':
-    'domain/deals/deals.module.ts → api/routes/deals.router.ts; domain/deals/deals.module.ts → api/routes/deals.router.ts; +2 more',
-  'deals → companies': 'domain/deals/deals.service.ts → modules/companies/index.ts',
-  'deals → custom-fields': 'domain/deals/deals.service.ts → modules/custom-fields/index.ts',
-  'deals → leads': 'domain/deals/deals.service.ts → domain/leads/lead.entity.ts',
-  'deals → people': 'domain/deals/deals.service.ts → domain/people/person.entity.ts',
+    'modules/deals/deals.router.ts → api/app.ts; modules/deals/deals.router.ts → api/routes/sub-lists.ts; +1 more',
+  'deals → companies': 'modules/deals/deals.service.ts → modules/companies/index.ts',
+  'deals → custom-fields': 'modules/deals/deals.service.ts → modules/custom-fields/index.ts',
+  'deals → leads': 'modules/deals/deals.service.ts → domain/leads/lead.entity.ts',
+  'deals → people': 'modules/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
-    'domain/deals/deal.entity.ts → platform/orm/base.ts; domain/deals/deals.events.ts → platform/outbox/define-events.ts; +42 more',
-  'deals → timeline': 'domain/deals/deals.service.ts → domain/timeline/timeline.service.ts',
-  'deals → workspaces': 'domain/deals/deals.service.ts → domain/workspaces/user.entity.ts',
+    'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +51 more',
+  'deals → timeline': 'modules/deals/deals.service.ts → domain/timeline/timeline.service.ts',
+  'deals → workspaces': 'modules/deals/deals.service.ts → domain/workspaces/user.entity.ts',
   'email → adapters':
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
   'email → api':
@@ -211,7 +203,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → messaging':
     'modules/email/account-transports.ts → modules/messaging/index.ts; modules/email/email-accounts.service.ts → modules/messaging/index.ts; +7 more',
   'email → people':
-    'modules/email/inbound.service.ts → domain/people/person.entity.ts; modules/email/email-bulk.service.ts → domain/people/person.entity.ts; +1 more',
+    'modules/email/inbound.service.ts → modules/people/index.ts; modules/email/email-bulk.service.ts → modules/people/index.ts; +1 more',
   'email → platform':
     'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email.events.ts → platform/outbox/define-events.ts; +109 more',
   'email → timeline':
@@ -247,32 +239,32 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/imports/import.schemas.ts → modules/companies/index.ts; modules/imports/importers.ts → modules/companies/index.ts',
   'imports → custom-objects': 'modules/imports/importers.ts → modules/custom-objects/index.ts',
   'imports → deals':
-    'modules/imports/import.schemas.ts → domain/deals/deals.schemas.ts; modules/imports/importers.ts → domain/deals/deals.schemas.ts; +1 more',
+    'modules/imports/import.schemas.ts → modules/deals/index.ts; modules/imports/importers.ts → modules/deals/index.ts',
   'imports → inbound': 'modules/imports/importers.ts → modules/inbound/index.ts',
   'imports → leads':
     'modules/imports/import.schemas.ts → domain/leads/leads.schemas.ts; modules/imports/importers.ts → domain/leads/leads.schemas.ts; +1 more',
   'imports → people':
-    'modules/imports/import.schemas.ts → domain/people/people.schemas.ts; modules/imports/importers.ts → domain/people/people.schemas.ts; +1 more',
+    'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
     'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +17 more',
   'inbound → api':
     'modules/inbound/inbound.router.ts → api/app.ts; modules/inbound/inbound.router.ts → api/docs/schema.ts',
   'inbound → companies':
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
-  'inbound → deals': 'modules/inbound/inbound.service.ts → domain/deals/deals.service.ts',
+  'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
   'inbound → leads':
     'modules/inbound/inbound.schemas.ts → domain/leads/leads.schemas.ts; modules/inbound/inbound.service.ts → domain/leads/leads.service.ts',
   'inbound → people':
-    'modules/inbound/matching.ts → domain/people/person.entity.ts; modules/inbound/inbound.service.ts → domain/people/people.schemas.ts; +2 more',
+    'modules/inbound/matching.ts → modules/people/index.ts; modules/inbound/inbound.service.ts → modules/people/index.ts',
   'inbound → platform':
     'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +11 more',
   'leads → api':
     'domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; +4 more',
   'leads → companies': 'domain/leads/refs.ts → modules/companies/index.ts',
   'leads → custom-fields': 'domain/leads/leads.service.ts → modules/custom-fields/index.ts',
-  'leads → deals': 'domain/leads/leads.service.ts → domain/deals/deal.entity.ts',
+  'leads → deals': 'domain/leads/leads.service.ts → modules/deals/index.ts',
   'leads → people':
-    'domain/leads/refs.ts → domain/people/person.entity.ts; domain/leads/lead-scoring.service.ts → domain/people/person.entity.ts; +1 more',
+    'domain/leads/refs.ts → modules/people/index.ts; domain/leads/lead-scoring.service.ts → modules/people/index.ts; +1 more',
   'leads → platform':
     'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +43 more',
   'leads → timeline': 'domain/leads/leads.service.ts → domain/timeline/timeline.service.ts',
@@ -286,7 +278,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/lookups/avatar.service.ts → modules/companies/index.ts; domain/lookups/lookups.views.ts → modules/companies/index.ts; +2 more',
   'lookups → images': 'domain/lookups/avatar.service.ts → modules/images/index.ts',
   'lookups → people':
-    'domain/lookups/avatar.service.ts → domain/people/people.service.ts; domain/lookups/lookups.views.ts → domain/people/people.schemas.ts; +3 more',
+    'domain/lookups/avatar.service.ts → modules/people/index.ts; domain/lookups/lookups.views.ts → modules/people/index.ts; +2 more',
   'lookups → platform':
     'domain/lookups/lookups.module.ts → platform/module.ts; domain/lookups/avatar.service.ts → platform/context.ts; +7 more',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
@@ -297,7 +289,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
   'messaging → people':
-    'modules/messaging/sms.service.ts → domain/people/person.entity.ts; modules/messaging/sms-inbound.service.ts → domain/people/person.entity.ts',
+    'modules/messaging/sms.service.ts → modules/people/index.ts; modules/messaging/sms-inbound.service.ts → modules/people/index.ts',
   'messaging → platform':
     'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/outbound-message.entity.ts → platform/orm/base.ts; +69 more',
   'messaging → timeline':
@@ -318,12 +310,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/offers/offer-catalog.router.ts → api/app.ts; modules/offers/offers-public.router.ts → api/app.ts; +1 more',
   'offers → companies':
     'modules/offers/offer-snapshot.ts → modules/companies/index.ts; modules/offers/offer-messaging.service.ts → modules/companies/index.ts',
-  'offers → deals': 'modules/offers/offer-snapshot.ts → domain/deals/deal.entity.ts',
+  'offers → deals': 'modules/offers/offer-snapshot.ts → modules/deals/index.ts',
   'offers → email':
     'modules/offers/offer-public.service.ts → modules/email/index.ts; modules/offers/offer-messaging.service.ts → modules/email/index.ts',
   'offers → messaging': 'modules/offers/offer-messaging.service.ts → modules/messaging/index.ts',
   'offers → people':
-    'modules/offers/offer-snapshot.ts → domain/people/person.entity.ts; modules/offers/offer-messaging.service.ts → domain/people/person.entity.ts',
+    'modules/offers/offer-snapshot.ts → modules/people/index.ts; modules/offers/offer-messaging.service.ts → modules/people/index.ts',
   'offers → platform':
     'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +74 more',
   'offers → presets':
@@ -335,16 +327,16 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'outbox → platform':
     'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/crud.ts; +4 more',
   'people → api':
-    'domain/people/people.module.ts → api/routes/people.router.ts; domain/people/people.module.ts → api/routes/people.router.ts',
+    'modules/people/people.router.ts → api/app.ts; modules/people/people.router.ts → api/routes/sub-lists.ts',
   'people → companies':
-    'domain/people/people.schemas.ts → modules/companies/index.ts; domain/people/people.service.ts → modules/companies/index.ts',
-  'people → custom-fields': 'domain/people/people.service.ts → modules/custom-fields/index.ts',
-  'people → deals':
-    'domain/people/people.service.ts → domain/deals/deal.entity.ts; domain/people/people.service.ts → domain/deals/deals.service.ts',
-  'people → lookups': 'domain/people/people.schemas.ts → domain/lookups/lookups.schemas.ts',
+    'modules/people/people.schemas.ts → modules/companies/index.ts; modules/people/people.service.ts → modules/companies/index.ts; +1 more',
+  'people → custom-fields': 'modules/people/people.service.ts → modules/custom-fields/index.ts',
+  'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
+  'people → lookups':
+    'modules/people/people.schemas.ts → domain/lookups/lookups.schemas.ts; modules/people/people.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'people → platform':
-    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/person.entity.ts → platform/orm/base.ts; +20 more',
-  'people → timeline': 'domain/people/people.service.ts → domain/timeline/timeline.service.ts',
+    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +25 more',
+  'people → timeline': 'modules/people/people.service.ts → domain/timeline/timeline.service.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
   'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
@@ -365,7 +357,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → custom-objects':
     'platform/outbox/catalog.ts → modules/custom-objects/custom-objects.events.ts; platform/resources.ts → modules/custom-objects/custom-objects.resource.ts',
   'platform → deals':
-    'platform/outbox/catalog.ts → domain/deals/deals.events.ts; platform/resources.ts → domain/deals/deals.resource.ts; +2 more',
+    'platform/outbox/catalog.ts → modules/deals/deals.events.ts; platform/resources.ts → modules/deals/deals.resource.ts; +1 more',
   'platform → email':
     'platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; platform/outbox/catalog.ts → modules/email/email.events.ts; +3 more',
   'platform → extension':
@@ -389,7 +381,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → offers':
     'platform/outbox/catalog.ts → modules/offers/offers.events.ts; platform/resources.ts → modules/offers/offers.resource.ts',
   'platform → people':
-    'platform/outbox/catalog.ts → domain/people/people.events.ts; platform/resources.ts → domain/people/people.resource.ts; +2 more',
+    'platform/outbox/catalog.ts → modules/people/people.events.ts; platform/resources.ts → modules/people/people.resource.ts; +2 more',
   'platform → presets':
     'platform/outbox/catalog.ts → modules/presets/presets.events.ts; platform/resources.ts → modules/presets/presets.resource.ts',
   'platform → pricing':
@@ -430,7 +422,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/projects/projects.service.ts → domain/timeline/references.ts; modules/projects/clip-cards.service.ts → domain/timeline/references.ts; +1 more',
   'reports → api': 'modules/reports/reports.router.ts → api/app.ts',
   'reports → deals':
-    'modules/reports/reports.service.ts → domain/deals/flow.entity.ts; modules/reports/reports.views.ts → domain/deals/flow.entity.ts',
+    'modules/reports/reports.service.ts → modules/deals/index.ts; modules/reports/reports.views.ts → modules/deals/index.ts',
   'reports → offers':
     'modules/reports/reports.service.ts → modules/offers/index.ts; modules/reports/reports.views.ts → modules/offers/index.ts',
   'reports → platform':
@@ -442,10 +434,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → companies': 'search/types/company.ts → modules/companies/index.ts',
   'search → custom-objects':
     'search/custom-objects.ts → modules/custom-objects/index.ts; search/types/custom-object-record.ts → modules/custom-objects/index.ts',
-  'search → deals': 'search/types/deal.ts → domain/deals/deal.entity.ts',
+  'search → deals': 'search/types/deal.ts → modules/deals/index.ts',
   'search → leads': 'search/types/lead.ts → domain/leads/lead.entity.ts',
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
-  'search → people': 'search/types/person.ts → domain/people/person.entity.ts',
+  'search → people': 'search/types/person.ts → modules/people/index.ts',
   'search → platform':
     'search/custom-objects.ts → platform/context.ts; search/custom-objects.ts → platform/logger.ts; +18 more',
   'search → projects': 'search/types/project.ts → modules/projects/index.ts',
@@ -460,14 +452,14 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/sequences/definition.schemas.ts → modules/automations/index.schemas.ts; modules/sequences/nodes.schemas.ts → modules/automations/index.schemas.ts; +9 more',
   'sequences → companies': 'modules/sequences/enroll.service.ts → modules/companies/index.ts',
   'sequences → deals':
-    'modules/sequences/enroll.service.ts → domain/deals/deal.entity.ts; modules/sequences/exit-subscriber.ts → domain/deals/flow.entity.ts',
+    'modules/sequences/enroll.service.ts → modules/deals/index.ts; modules/sequences/exit-subscriber.ts → modules/deals/index.ts',
   'sequences → email':
     'modules/sequences/sequences.service.ts → modules/email/index.ts; modules/sequences/sequence.activities.ts → modules/email/index.ts; +3 more',
   'sequences → leads': 'modules/sequences/enroll.service.ts → domain/leads/lead.entity.ts',
   'sequences → messaging':
     'modules/sequences/sequences.service.ts → modules/messaging/index.ts; modules/sequences/send.ts → modules/messaging/index.ts; +2 more',
   'sequences → people':
-    'modules/sequences/enroll.service.ts → domain/people/person.entity.ts; modules/sequences/sequence-step-context.ts → domain/people/person.entity.ts; +1 more',
+    'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
     'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +93 more',
   'support → api': 'modules/support/support.router.ts → api/app.ts',
@@ -476,7 +468,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/support/support-flow.service.ts → modules/email/index.ts; modules/support/support-inbound.ts → modules/email/index.ts; +1 more',
   'support → messaging': 'modules/support/support-inbound.ts → modules/messaging/index.ts',
   'support → people':
-    'modules/support/tickets.service.ts → domain/people/person.entity.ts; modules/support/support-customers.service.ts → domain/people/person.entity.ts',
+    'modules/support/tickets.service.ts → modules/people/index.ts; modules/support/support-customers.service.ts → modules/people/index.ts',
   'support → platform':
     'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +48 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
@@ -496,10 +488,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/timeline/timeline.module.ts → api/routes/timeline.router.ts; domain/timeline/timeline.module.ts → api/routes/timeline.router.ts',
   'timeline → companies': 'domain/timeline/references.ts → modules/companies/index.ts',
   'timeline → custom-objects': 'domain/timeline/references.ts → modules/custom-objects/custom-objects.resource.ts',
-  'timeline → deals': 'domain/timeline/references.ts → domain/deals/deal.entity.ts',
+  'timeline → deals': 'domain/timeline/references.ts → modules/deals/index.ts',
   'timeline → leads': 'domain/timeline/references.ts → domain/leads/lead.entity.ts',
   'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
-  'timeline → people': 'domain/timeline/references.ts → domain/people/person.entity.ts',
+  'timeline → people': 'domain/timeline/references.ts → modules/people/index.ts',
   'timeline → platform':
     'domain/timeline/references.ts → platform/context.ts; domain/timeline/references.ts → platform/errors.ts; +24 more',
   'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',

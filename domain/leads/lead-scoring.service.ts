@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
 import { conflict, DomainError, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { Person } from '../people/person.entity';
+import { Person } from '../../modules/people';
 import { applyPatch } from '../../platform/shared/changes';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';

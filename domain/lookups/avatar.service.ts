@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Ctx } from '../../platform/context';
 import { DomainError } from '../../platform/errors';
 import type { ImageResolver } from '../../modules/companies';
-import { getPerson, serializePerson, updatePerson } from '../people/people.service';
+import { getPerson, serializePerson, updatePerson } from '../../modules/people';
 import { MAX_IMAGE_BYTES, assertMagic, imageTypeOf } from '../../modules/images';
 import { safeFetch as defaultFetch, type SafeFetch } from '../../platform/net/safe-fetch';
 import type { AvatarResultView } from './lookups.views';

@@ -1,8 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { Company, serializeCompany } from '../../modules/companies';
-import { Person } from '../people/person.entity';
-import { serializePerson } from '../people/people.service';
+import { Person, serializePerson } from '../../modules/people';
 import type { NormalizedProfile } from './normalize';
 import type { CompanyLookupView, PersonLookupView } from './lookups.views';
 

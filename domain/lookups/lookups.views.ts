@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { companyView } from '../../modules/companies';
-import { personView } from '../people/people.schemas';
+import { personView } from '../../modules/people';
 import { idView } from '../../platform/shared/views';
 
 // Apart from lookups.schemas.ts: the record views import profileUrlField from there.

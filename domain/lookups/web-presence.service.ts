@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { DomainError } from '../../platform/errors';
 import { getCompany, updateCompany, serializeCompany, type ImageResolver } from '../../modules/companies';
-import { CompanyPerson, Person } from '../people/person.entity';
+import { CompanyPerson, Person } from '../../modules/people';
 import { emailDomain, isCompanyDomain } from './normalize';
 import type { CompanyRegistry, RegistryCompany } from './registry';
 import type { WebPresenceView } from './lookups.views';

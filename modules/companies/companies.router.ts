@@ -2,13 +2,7 @@ import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
 import * as companies from './companies.service';
 import { COMPANY_SUMMARY_FIELDS } from './companies.schemas';
-import {
-  linkPerson,
-  listCompanyPeople,
-  listDealsFor,
-  unlinkCompanyPeople,
-  unlinkPerson,
-} from '../../domain/people/people.service';
+import { linkPerson, listCompanyPeople, unlinkCompanyPeople, unlinkPerson, personView } from '../people';
 import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
@@ -28,8 +22,7 @@ import {
   updateCompanyBody,
 } from './companies.schemas';
 import { companyLookupView } from '../../domain/lookups/lookups.views';
-import { personView } from '../../domain/people/people.schemas';
-import { dealView } from '../../domain/deals/deals.schemas';
+import { dealView, detachCompanyDeals, listDealsFor } from '../deals';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 
@@ -73,7 +66,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
           project(await companies.readCompany(ctx, id), query as z.infer<typeof getCompanyQuery>),
         update: (ctx, id, body, { preview }) => companies.updateCompany(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
-          await companies.deleteCompany(ctx, id, unlinkCompanyPeople);
+          await companies.deleteCompany(ctx, id, unlinkCompanyPeople, detachCompanyDeals);
         },
       },
       summaries: {

@@ -3,7 +3,6 @@ import { createRecord } from '../../platform/shared/records';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
-import { Deal } from '../../domain/deals/deal.entity';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
@@ -136,16 +135,24 @@ export async function updateCompany(
 /** Removes a company's links to people in the deleting transaction (the people module's unlinkCompanyPeople). */
 export type UnlinkCompanyPeople = (ctx: Ctx, companyId: string) => Promise<void>;
 
+/** Clears the deals' references to a deleted company in the deleting transaction (the deals module's detach). */
+export type DetachCompanyDeals = (ctx: Ctx, companyId: string) => Promise<void>;
+
 /**
- * Deleting a company unlinks its people and deals; their own records stay. People depend on companies, so the
- * caller passes the people module's unlink (companies imports nothing of people: no import cycle).
+ * Deleting a company unlinks its people and deals; their own records stay. People and deals depend on companies,
+ * so the caller passes the people module's unlink and the deals module's detach (companies imports nothing of
+ * either: no import cycle).
  */
-export async function deleteCompany(ctx: Ctx, id: string, unlinkPeople: UnlinkCompanyPeople): Promise<void> {
+export async function deleteCompany(
+  ctx: Ctx,
+  id: string,
+  unlinkPeople: UnlinkCompanyPeople,
+  detachDeals: DetachCompanyDeals,
+): Promise<void> {
   const company = await getCompany(ctx, id);
-  const ws = ctx.actor.workspaceId;
   await inTransaction(ctx, async () => {
     await unlinkPeople(ctx, id);
-    await ctx.em.nativeUpdate(Deal, { workspaceId: ws, company: id }, { company: null });
+    await detachDeals(ctx, id);
     await deleteWithEvent(
       ctx,
       company,

@@ -1,8 +1,8 @@
 /**
  * The companies module's public surface: what code outside modules/companies may import (dependency-cruiser
  * `module-public-surface`). Declaration files (`*.module.ts`, `*.resource.ts`, `*.events.ts`) are read by the
- * registries directly; tests and benches may reach inside. Companies imports nothing of people (people link to
- * companies): deleteCompany takes the people module's unlink as a parameter.
+ * registries directly; tests and benches may reach inside. Companies imports nothing of people or deals (both
+ * reference companies): deleteCompany takes the people module's unlink and the deals module's detach as parameters.
  */
 export { Company } from './company.entity';
 export {
@@ -20,5 +20,6 @@ export {
   serializeCompany,
   updateCompany,
   type ImageResolver,
+  type DetachCompanyDeals,
   type UnlinkCompanyPeople,
 } from './companies.service';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import {
   Call,
   createCall,

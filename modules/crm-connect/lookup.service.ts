@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { Company } from '../companies';
 import { Lead } from '../../domain/leads/lead.entity';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { likePattern } from '../../platform/shared/listing';
 import { matchesPhone, normalizePhone, tailDigits, type NormalizedPhone } from './phone';
 import type { LookupResultView } from './crm-connect.views';

@@ -1,9 +1,9 @@
 import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { Deal } from '../../domain/deals/deal.entity';
+import { Deal } from '../deals';
 import { notFound } from '../../platform/errors';
 import { Lead } from '../../domain/leads/lead.entity';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { CustomObjectRecordView } from './custom-objects.views';
 import { fieldsOf, getObject } from './custom-objects.service';

@@ -3,7 +3,7 @@ import { Company } from '../companies';
 import { validation } from '../../platform/errors';
 import { parseMailbox } from '../messaging';
 import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT } from './email.service';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 
 // A bulk e-mail request and its checks: addresses, duplicates, sizes, the immediate limit, linked records.
 

@@ -14,7 +14,7 @@ import { DomainError } from '../../platform/errors';
 import { type EmailDeps } from './email.service';
 import { executeLean, leanColumns, leanQuery, readDates } from '../../platform/orm/lean';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { emailBulkKind } from '../../platform/workflow-kinds';

@@ -9,7 +9,7 @@ import { isId, newId } from '../../platform/ids';
 import { htmlToText, truncate } from '../../platform/shared/html-text';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { emit } from '../../platform/outbox/emit';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { User } from '../../domain/workspaces/user.entity';

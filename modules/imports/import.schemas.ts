@@ -4,9 +4,9 @@ import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
 import { formatZodError } from '../../platform/shared/schemas';
 import { dateTimeView, idView } from '../../platform/shared/views';
 import { createCompanyBody } from '../companies';
-import { createDealBody } from '../../domain/deals/deals.schemas';
+import { createDealBody } from '../deals';
 import { createLeadBody } from '../../domain/leads/leads.schemas';
-import { createPersonBody } from '../../domain/people/people.schemas';
+import { createPersonBody } from '../people';
 
 /** Rows are validated one by one with the create endpoints' own schemas. */
 export const ROW_SCHEMAS: Record<ImportEntityType, z.ZodType> = {

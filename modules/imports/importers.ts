@@ -1,12 +1,10 @@
 import type { Ctx } from '../../platform/context';
 import { createCompany, updateCompany, type CompanyInput, type ImageResolver } from '../companies';
-import { createDeal, updateDeal } from '../../domain/deals/deals.service';
-import type { DealInput } from '../../domain/deals/deals.schemas';
+import { createDeal, updateDeal, type DealInput } from '../deals';
 import { matchCompany, matchPersonByEmail } from '../inbound';
 import { createLead, updateLead } from '../../domain/leads/leads.service';
 import type { LeadInput } from '../../domain/leads/leads.schemas';
-import { createPerson, updatePerson } from '../../domain/people/people.service';
-import type { PersonInput } from '../../domain/people/people.schemas';
+import { createPerson, updatePerson, type PersonInput } from '../people';
 import { createRecordOf, previewRecordOf } from '../custom-objects';
 import type { ImportRunEntityType } from './import-run.entity';
 

@@ -1,11 +1,9 @@
 import type { Ctx } from '../../platform/context';
 import { DomainError, validation } from '../../platform/errors';
 import { createCompany, updateCompany, type Company, type CompanyInput, type ImageResolver } from '../companies';
-import { createPerson, linkPerson, updatePerson } from '../../domain/people/people.service';
-import type { PersonInput } from '../../domain/people/people.schemas';
-import type { Person } from '../../domain/people/person.entity';
+import { createPerson, linkPerson, updatePerson, type Person, type PersonInput } from '../people';
 import { createLead } from '../../domain/leads/leads.service';
-import { createDeal } from '../../domain/deals/deals.service';
+import { createDeal } from '../deals';
 import { inTransaction } from '../../platform/shared/tx';
 import { matchCompany, matchPersonByEmail } from './matching';
 import type { InboundRefView, InboundResultView } from './inbound.schemas';

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { companyDomainOf } from './values';
 
 export type CompanyMatchRule = 'cvr' | 'domain' | 'name';

@@ -10,7 +10,7 @@ import { DomainError, notFound, validation } from '../../platform/errors';
 import { isId } from '../../platform/ids';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { emit } from '../../platform/outbox/emit';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { User } from '../../domain/workspaces/user.entity';

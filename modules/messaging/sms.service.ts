@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { firstPhoneMatch } from '../crm-connect';
 import { DomainError, validation } from '../../platform/errors';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { inTransaction } from '../../platform/shared/tx';
 import type { FullRow } from '../../platform/orm/lean';
 import { normalizePhoneNumber, normalizeSmsSender } from './addresses';

@@ -4,7 +4,7 @@ import { renderTemplate } from '../../platform/shared/placeholders.pure';
 import { Company } from '../companies';
 import { accountForSend, renderEmailParts, renderStoredTemplate, sendEmail, type EmailDeps } from '../email';
 import { sendSms, type SmsGateway } from '../messaging';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { toPlain } from '../../platform/shared/listing';
 import { fromMinor, minorDigits } from '../../platform/shared/money';
 import type { Offer } from './offer.entity';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { Deal } from '../../domain/deals/deal.entity';
-import { Person } from '../../domain/people/person.entity';
+import { Deal } from '../deals';
+import { Person } from '../people';
 import { toPlain } from '../../platform/shared/listing';
 import { fromMinor, minorDigits } from '../../platform/shared/money';
 import { lineView } from './offer-lines';

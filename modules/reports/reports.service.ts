@@ -10,7 +10,7 @@ import type {
   OrganizationReportView,
   PipelineReportView,
 } from './reports.views';
-import type { StageType } from '../../domain/deals/flow.entity';
+import type { StageType } from '../deals';
 import type { OfferStatus } from '../offers';
 
 // Read-only SQL aggregates. Raw SQL bypasses the tenant filter, so every statement names the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ROLES } from '../../platform/context';
-import { STAGE_TYPES } from '../../domain/deals/flow.entity';
+import { STAGE_TYPES } from '../deals';
 import { OFFER_STATUSES } from '../offers';
 import { dateTimeView, dateView, idView } from '../../platform/shared/views';
 import { HISTORY_STATS } from './reports.schemas';

@@ -6,12 +6,12 @@
  */
 import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { Deal } from '../../domain/deals/deal.entity';
+import { Deal } from '../deals';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { Lead } from '../../domain/leads/lead.entity';
 import { emit } from '../../platform/outbox/emit';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { queuedRuns } from '../../platform/intake/queue-signal';
 import { mapLimited } from '../../platform/shared/concurrency';
 import { inTransaction } from '../../platform/shared/tx';

@@ -6,7 +6,7 @@
  * event finds the enrollment finished (the signal is a no-op) and sets the same timestamps.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { FlowStage } from '../../domain/deals/flow.entity';
+import { FlowStage } from '../deals';
 import type { Logger } from '../../platform/logger';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { eventNames } from '../../platform/outbox/event-names';

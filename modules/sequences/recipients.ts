@@ -4,7 +4,7 @@
  * by companyContactSelection with a fallback). Reads the step's context plus the company's people.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CompanyPerson, Person } from '../../domain/people/person.entity';
+import { CompanyPerson, Person } from '../people';
 
 type Rec = Record<string, unknown> | undefined;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);

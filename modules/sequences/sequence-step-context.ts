@@ -10,7 +10,7 @@ import type { AppConfig } from '../../platform/config';
 import { DomainError } from '../../platform/errors';
 import type { MessagingDeps } from '../email';
 import type { MessageLinks } from '../messaging';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import type { SequenceEnrollment } from './sequence.entity';
 import type { StepHistoryRow } from './step-rows';
 import { canonicalTimeZone } from '../../platform/shared/time-zone';

@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
 import { isId } from '../../platform/ids';
 import { likePattern, type PageRequest } from '../../platform/shared/listing';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { SupportTicket } from './support.entity';
 import { serializeTicket } from './tickets.service';
 import type { SupportCustomerDetailView, SupportCustomerView } from './support.schemas';

@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
 import { assertRefs, assertUsers } from '../../domain/timeline/references';
 import { Company } from '../companies';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../people';
 import { emit } from '../../platform/outbox/emit';
 import {
   applyPatch,

@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { activeScoringRules, contactFacts } from '../../domain/leads/lead-scoring.service';
 import { scoreLead } from '../../domain/leads/scoring';
 import type { Lead } from '../../domain/leads/lead.entity';
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../../modules/people';
 import { RESOURCES } from '../resources';
 import type { TimelineLink } from '../../domain/timeline/timeline.service';
 import { toPlain } from './listing';

@@ -4,9 +4,8 @@
  */
 import { wrap, type EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Deal } from '../../domain/deals/deal.entity';
-import { FlowStage } from '../../domain/deals/flow.entity';
-import type { Person } from '../../domain/people/person.entity';
+import { FlowStage, type Deal } from '../../modules/deals';
+import type { Person } from '../../modules/people';
 import type { User } from '../../domain/workspaces/user.entity';
 
 const INTERNAL = new Set(['workspaceId', 'scoreBreakdown', 'conversation', 'transcriptText']);

@@ -1,4 +1,4 @@
-import { Deal } from '../../domain/deals/deal.entity';
+import { Deal } from '../../modules/deals';
 import { defineSearchType, joinParts } from './definition';
 
 export const dealSearch = defineSearchType<Deal>({

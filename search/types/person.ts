@@ -1,4 +1,4 @@
-import { Person } from '../../domain/people/person.entity';
+import { Person } from '../../modules/people';
 import { defineSearchType, joinParts } from './definition';
 
 const fullName = (p: Person): string => [p.firstName, p.lastName].filter(Boolean).join(' ');

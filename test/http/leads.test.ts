@@ -1,6 +1,6 @@
 import { Activity } from '../../domain/timeline/activity.entity';
 import { CustomFieldDefinition } from '../../modules/custom-fields/custom-field-definition.entity';
-import { Deal } from '../../domain/deals/deal.entity';
+import { Deal } from '../../modules/deals/deal.entity';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createRecord } from '../../platform/shared/records';
 import type { Tenant, TestApp } from '../support/app';

@@ -6,8 +6,8 @@ import { withTwoTenants } from '../support/two-tenants';
 import { factories } from '../support/factories';
 import { serializeCompany } from '../../modules/companies/companies.service';
 import { Company } from '../../modules/companies/company.entity';
-import { serializeDeal } from '../../domain/deals/deals.service';
-import { Deal } from '../../domain/deals/deal.entity';
+import { serializeDeal } from '../../modules/deals/deals.service';
+import { Deal } from '../../modules/deals/deal.entity';
 import { findPageRows } from '../../platform/orm/lean-rows';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 

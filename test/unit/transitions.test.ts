@@ -2,7 +2,7 @@ import { markdownReference } from '../../api/docs/markdown';
 import { openApiDocument } from '../../api/docs/openapi';
 import { docsQuery, resolveDocs } from '../../api/docs/resolve';
 import { route } from '../../platform/http/registry';
-import { dealStatusTransitions } from '../../domain/deals/deals.rules';
+import { dealStatusTransitions } from '../../modules/deals/deals.rules';
 import { DomainError } from '../../platform/errors';
 import { defineTransitions, transitionsDoc } from '../../platform/shared/transitions';
 

@@ -4,9 +4,7 @@
  * schemas as the REST bodies and written through the domain services, so their events fire.
  */
 import type { z } from 'zod';
-import { createDealBody, updateDealBody } from '../../../domain/deals/deals.schemas';
 import { createLeadBody, updateLeadBody } from '../../../domain/leads/leads.schemas';
-import { createPersonBody, updatePersonBody } from '../../../domain/people/people.schemas';
 import { assertUsers } from '../../../domain/timeline/references';
 import {
   createCompany,
@@ -17,14 +15,26 @@ import {
   updateCompanyBody,
   type ImageResolver,
 } from '../../companies';
-import { createDeal, moveDeal, updateDeal } from '../../../domain/deals/deals.service';
+import { createDeal, createDealBody, moveDeal, updateDeal, updateDealBody } from '../../deals';
 import { createLead, updateLead } from '../../../domain/leads/leads.service';
 import { addToList, getList, removeFromList } from '../../lists';
 import { emit } from '../../../platform/outbox/emit';
-import { createPerson, getPerson, serializePerson, updatePerson } from '../../../domain/people/people.service';
+import {
+  createPerson,
+  createPersonBody,
+  getPerson,
+  serializePerson,
+  updatePerson,
+  updatePersonBody,
+} from '../../people';
 import { applyPatch } from '../../../platform/shared/changes';
 import { issuesOf } from '../../../platform/shared/zod-kit';
-import { createRecordOf, findObjectByIdOrSlug, loadRecordForAutomation, updateRecordOf } from '../../custom-objects';
+import {
+  createRecordOf,
+  findObjectByIdOrSlug,
+  loadRecordForAutomation,
+  updateRecordOf,
+} from '../../custom-objects';
 import {
   fail,
   recordIdOf,

@@ -4,9 +4,9 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../../companies';
-import { Deal } from '../../../domain/deals/deal.entity';
+import { Deal } from '../../deals';
 import { Lead } from '../../../domain/leads/lead.entity';
-import { Person } from '../../../domain/people/person.entity';
+import { Person } from '../../people';
 import { User } from '../../../domain/workspaces/user.entity';
 import { RESOURCES } from '../../../platform/resources';
 import type { AutomationSupport, ContextLinks } from '../../../platform/shared/resource';

@@ -12,7 +12,7 @@ import { createSmtpTransport } from '../../../adapters/smtp/smtp-transport';
 import { loadConfig } from '../../../platform/config';
 import { ormConfig } from '../../../platform/orm/config';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { Person } from '../../../domain/people/person.entity';
+import { Person } from '../../people/person.entity';
 import { createRecord } from '../../../platform/shared/records';
 import { createWorkspace } from '../../../domain/workspaces/workspaces.service';
 import { eventsFor } from '../../../test/support/outbox';

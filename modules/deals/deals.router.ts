@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as deals from '../../domain/deals/deals.service';
-import { DEAL_SUMMARY_FIELDS } from '../../domain/deals/deals.schemas';
-import { listDeals } from '../../domain/deals/deals-list';
-import { dealStatusTransitions } from '../../domain/deals/deals.rules';
+import type { RouteFactory } from '../../api/app';
+import * as deals from './deals.service';
+import { DEAL_SUMMARY_FIELDS } from './deals.schemas';
+import { listDeals } from './deals-list';
+import { dealStatusTransitions } from './deals.rules';
 import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
-import { timelineRoutes } from './sub-lists';
+import { timelineRoutes } from '../../api/routes/sub-lists';
 import {
   createDealBody,
   dealReadView,
@@ -16,7 +16,7 @@ import {
   listDealsQuery,
   moveDealBody,
   updateDealBody,
-} from '../../domain/deals/deals.schemas';
+} from './deals.schemas';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 

@@ -2,12 +2,12 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { conflict, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
-import { Company } from '../../modules/companies';
-import { assertCustomFieldValues } from '../../modules/custom-fields';
-import { Lead } from '../leads/lead.entity';
-import { Person } from '../people/person.entity';
-import { User } from '../workspaces/user.entity';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { Company } from '../companies';
+import { assertCustomFieldValues } from '../custom-fields';
+import { Lead } from '../../domain/leads/lead.entity';
+import { Person } from '../people';
+import { User } from '../../domain/workspaces/user.entity';
 import {
   applyPatch,
   deleteWithEvent,
@@ -254,4 +254,14 @@ export async function deleteDeal(ctx: Ctx, id: string): Promise<void> {
     entityType: 'deal',
     payload: { deal: serializeDeal(deal) },
   });
+}
+
+/** A deleted person's deals keep no reference to it (deletePerson's detachRefs, in its transaction). */
+export async function detachPersonDeals(ctx: Ctx, personId: string): Promise<void> {
+  await ctx.em.nativeUpdate(Deal, { workspaceId: ctx.actor.workspaceId, personRef: personId }, { personRef: null });
+}
+
+/** A deleted company's deals keep no reference to it (deleteCompany's detachDeals, in its transaction). */
+export async function detachCompanyDeals(ctx: Ctx, companyId: string): Promise<void> {
+  await ctx.em.nativeUpdate(Deal, { workspaceId: ctx.actor.workspaceId, company: companyId }, { company: null });
 }

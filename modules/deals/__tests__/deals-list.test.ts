@@ -1,7 +1,7 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { insertUser, defaultFlowAnd, stageId, type FlowView } from '../support/deals';
-import { expectError } from '../support/expect';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { insertUser, defaultFlowAnd, stageId, type FlowView } from '../../../test/support/deals';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,6 +1,12 @@
 import { raw, type QueryOrderKeys } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
+import {
+  dateWhere,
+  findPage,
+  likePattern,
+  type DateFilterInput,
+  type PageRequest,
+} from '../../platform/shared/listing';
 import { findPageRows } from '../../platform/orm/lean-rows';
 import { Deal, type DealStatus } from './deal.entity';
 import { DEAL_SORT_FIELDS } from './deals.schemas';
@@ -69,5 +75,11 @@ export async function listDeals(ctx: Ctx, query: DealListQuery) {
     offset: (query.page - 1) * query.limit,
     orderBy: orderBy as never,
   });
+  return { items: items.map(serializeDeal), total };
+}
+
+/** The deals of a company or with a person as contact (the companies' and people's `/:id/deals` lists). */
+export async function listDealsFor(ctx: Ctx, where: { company?: string; personRef?: string }, page: PageRequest) {
+  const { items, total } = await findPage(ctx.em, Deal, where, page, { createdAt: 'desc' });
   return { items: items.map(serializeDeal), total };
 }

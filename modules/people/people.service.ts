@@ -3,18 +3,17 @@ import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
 import {
   Company,
   serializeCompany,
   type ImageResolver,
   type LinkResultView,
   type UnlinkResultView,
-} from '../../modules/companies';
-import { Deal } from '../deals/deal.entity';
+} from '../companies';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
-import { assertCustomFieldValues } from '../../modules/custom-fields';
+import { assertCustomFieldValues } from '../custom-fields';
 import {
   dateWhere,
   findPage,
@@ -23,7 +22,6 @@ import {
   type PageRequest,
 } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { serializeDeal } from '../deals/deals.service';
 import { previewOf, type PreviewResult } from '../../platform/shared/preview';
 import { inTransaction } from '../../platform/shared/tx';
 import { CompanyPerson, Person } from './person.entity';
@@ -146,12 +144,20 @@ export async function updatePerson(
   return serializePerson(person);
 }
 
-export async function deletePerson(ctx: Ctx, id: string): Promise<void> {
+/** What deleting a person does to the records that reference it (the deals module's: their person reference). */
+export type DetachPersonRefs = (ctx: Ctx, personId: string) => Promise<void>;
+
+/**
+ * Deletes a person, its company links and (through `detachRefs`, in the same transaction, before the delete) the
+ * references other records hold to it. People import nothing of deals (deals reference people): the router passes
+ * the deals module's detach.
+ */
+export async function deletePerson(ctx: Ctx, id: string, detachRefs: DetachPersonRefs): Promise<void> {
   const person = await getPerson(ctx, id);
   const ws = ctx.actor.workspaceId;
   await inTransaction(ctx, async () => {
     await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
-    await ctx.em.nativeUpdate(Deal, { workspaceId: ws, personRef: id }, { personRef: null });
+    await detachRefs(ctx, id);
     await deleteWithEvent(
       ctx,
       person,
@@ -267,9 +273,4 @@ export async function unlinkCompanyPeople(ctx: Ctx, companyId: string): Promise<
   const ws = ctx.actor.workspaceId;
   await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, companyId });
   await ctx.em.nativeUpdate(Person, { workspaceId: ws, companyId }, { companyId: null });
-}
-
-export async function listDealsFor(ctx: Ctx, where: { company?: string; personRef?: string }, page: PageRequest) {
-  const { items, total } = await findPage(ctx.em, Deal, where, page, { createdAt: 'desc' });
-  return { items: items.map(serializeDeal), total };
 }

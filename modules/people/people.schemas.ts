@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { profileUrlField } from '../lookups/lookups.schemas';
+import { profileUrlField } from '../../domain/lookups/lookups.schemas';
 import { fieldsQuery, listQuery } from '../../platform/shared/list-query';
 import {
   clearableText,
@@ -10,7 +10,7 @@ import {
   tagsField,
 } from '../../platform/shared/schemas';
 import { dateTimeView, idView } from '../../platform/shared/views';
-import { nameValueView } from '../../modules/companies';
+import { nameValueView } from '../companies';
 import { ref } from '../../platform/references/refs';
 import { timeZoneField } from '../../platform/shared/time-zone';
 

@@ -1,8 +1,8 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { eventsFor } from '../support/outbox';
-import { defaultFlowAnd, stageId, type FlowView } from '../support/deals';
-import { expectError } from '../support/expect';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { eventsFor } from '../../../test/support/outbox';
+import { defaultFlowAnd, stageId, type FlowView } from '../../../test/support/deals';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,6 +1,6 @@
-import type { RouteFactory } from '../app';
-import * as flows from '../../domain/deals/flows.service';
-import { createStage, deleteStage, updateStage } from '../../domain/deals/flow-stages.service';
+import type { RouteFactory } from '../../api/app';
+import * as flows from './flows.service';
+import { createStage, deleteStage, updateStage } from './flow-stages.service';
 import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import { idParams, pageQuery } from '../../platform/shared/schemas';
@@ -12,7 +12,7 @@ import {
   stageIdInput,
   updateFlowBody,
   updateStageBody,
-} from '../../domain/deals/flows.schemas';
+} from './flows.schemas';
 import { read, write } from '../../platform/http/access';
 
 const section = 'Flows (pipelines)';

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../../platform/module';
-import type * as dealsRouter from '../../api/routes/deals.router';
-import type * as flowsRouter from '../../api/routes/flows.router';
+import type * as dealsRouter from './deals.router';
+import type * as flowsRouter from './flows.router';
 import { dealResource } from './deals.resource';
 
 /** Deals and their flows (pipelines). */
@@ -10,7 +10,7 @@ export const dealsModule = defineModule({
   resources: [dealResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
   routes: () => [
-    (require('../../api/routes/deals.router') as typeof dealsRouter).dealsRoutes,
-    (require('../../api/routes/flows.router') as typeof flowsRouter).flowsRoutes,
+    (require('./deals.router') as typeof dealsRouter).dealsRoutes,
+    (require('./flows.router') as typeof flowsRouter).flowsRoutes,
   ],
 });

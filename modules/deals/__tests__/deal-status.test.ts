@@ -1,5 +1,5 @@
-import { firstStage, nextStatus, type StatusState } from '../../domain/deals/deal-status';
-import { DomainError } from '../../platform/errors';
+import { firstStage, nextStatus, type StatusState } from '../deal-status';
+import { DomainError } from '../../../platform/errors';
 
 const now = new Date('2026-05-01T12:00:00Z');
 const earlier = new Date('2026-01-01T00:00:00Z');

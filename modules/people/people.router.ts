@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as people from '../../domain/people/people.service';
-import { PERSON_SUMMARY_FIELDS } from '../../domain/people/people.schemas';
+import type { RouteFactory } from '../../api/app';
+import * as people from './people.service';
+import { PERSON_SUMMARY_FIELDS } from './people.schemas';
 import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { route } from '../../platform/http/registry';
-import { childListRoute, timelineRoutes } from './sub-lists';
+import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
 import { personLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupPerson } from '../../domain/lookups/lookup.service';
 import {
@@ -15,10 +15,10 @@ import {
   personReadView,
   personView,
   updatePersonBody,
-} from '../../domain/people/people.schemas';
+} from './people.schemas';
 import { personLookupView } from '../../domain/lookups/lookups.views';
-import { companyView } from '../../modules/companies';
-import { dealView } from '../../domain/deals/deals.schemas';
+import { companyView } from '../companies';
+import { dealView, detachPersonDeals, listDealsFor } from '../deals';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 
@@ -61,7 +61,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
           project(await people.readPerson(ctx, id), query as z.infer<typeof getPersonQuery>),
         update: (ctx, id, body, { preview }) => people.updatePerson(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
-          await people.deletePerson(ctx, id);
+          await people.deletePerson(ctx, id, detachPersonDeals);
         },
       },
       summaries: {
@@ -81,7 +81,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
     }),
     childListRoute(parent, 'companies', 'Companies the person is linked to.', companyView, people.listPersonCompanies),
     childListRoute(parent, 'deals', 'Deals where the person is the contact.', dealView, (ctx, id, page) =>
-      people.listDealsFor(ctx, { personRef: id }, page),
+      listDealsFor(ctx, { personRef: id }, page),
     ),
     ...timelineRoutes(parent, 'personId', 'person'),
   ];

@@ -1,7 +1,7 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeCompany, makePerson } from '../support/factories';
-import { eventsFor } from '../support/outbox';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeCompany, makePerson } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
 import {
   countDeals,
   insertDealField,
@@ -10,8 +10,8 @@ import {
   defaultFlowAnd,
   stageId,
   type FlowView,
-} from '../support/deals';
-import { expectError } from '../support/expect';
+} from '../../../test/support/deals';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -259,5 +259,21 @@ describe('GET / DELETE /api/v1/deals/:id', () => {
     expect(f.body.data[0].type).toBe('record_updated');
     for (const sub of ['activities', 'activity-feed'])
       expect((await t.http.get(`/api/v1/deals/${UNKNOWN}/${sub}`)).status).toBe(404);
+  });
+});
+
+describe("a deleted company's or person's deals", () => {
+  it('stay, listed by the record until it goes, without the reference to it (in the same delete)', async () => {
+    const company = (await makeCompany(t.http)).body.data._id;
+    const person = (await makePerson(t.http)).body.data._id;
+    const d = await makeDeal({ company, personRef: person });
+    const ids = (res: { body: { data: { _id: string }[] } }) => res.body.data.map((x) => x._id);
+    expect(ids(await t.http.get(`/api/v1/companies/${company}/deals`))).toEqual([d._id]);
+    expect(ids(await t.http.get(`/api/v1/people/${person}/deals`))).toEqual([d._id]);
+    expect((await t.http.delete(`/api/v1/people/${person}`)).status).toBe(200);
+    expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data).toMatchObject({ company, personRef: null });
+    expect((await t.http.delete(`/api/v1/companies/${company}`)).status).toBe(200);
+    expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data).toMatchObject({ company: null, personRef: null });
+    expect(await types(d._id)).toEqual(['deal_created']);
   });
 });
