@@ -23,7 +23,7 @@ import { inboundModule } from '../modules/inbound/inbound.module';
 import { importsModule } from '../modules/imports/imports.module';
 import { exportsModule } from '../modules/exports/exports.module';
 import { searchModule } from '../search/search.module';
-import { timelineModule } from '../domain/timeline/timeline.module';
+import { timelineModule } from '../modules/timeline/timeline.module';
 import { tasksModule } from '../modules/tasks/tasks.module';
 import { notesModule } from '../modules/notes/notes.module';
 import { callsModule } from '../modules/calls/calls.module';

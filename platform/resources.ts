@@ -13,7 +13,7 @@ import { companyResource } from '../modules/companies/companies.resource';
 import { personResource } from '../domain/people/people.resource';
 import { leadResource } from '../domain/leads/leads.resource';
 import { dealResource } from '../domain/deals/deals.resource';
-import { activityResource } from '../domain/timeline/activities.resource';
+import { activityResource } from '../modules/timeline/activities.resource';
 import { taskResource } from '../modules/tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from '../modules/calls/calls.resource';

@@ -28,7 +28,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'activities → sequences':
     'activities/actions/deps.ts → modules/sequences/index.ts; activities/actions/sequence.ts → modules/sequences/index.ts; +2 more',
   'activities → timeline':
-    'activities/actions/records.ts → domain/timeline/references.ts; activities/actions/timeline.ts → domain/timeline/entries.service.ts',
+    'activities/actions/records.ts → modules/timeline/index.ts; activities/actions/timeline.ts → modules/timeline/index.ts',
   'activities → workspaces': 'activities/actions/timeline.ts → domain/workspaces/user.entity.ts',
   'adapters → ai': 'adapters/ai/openai-compatible.ts → modules/ai/ai-provider.port.ts',
   'adapters → email':
@@ -67,11 +67,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → people':
     'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
   'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +105 more',
+    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +100 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
-  'api → timeline':
-    'api/routes/sub-lists.ts → domain/timeline/timeline.schemas.ts; api/routes/sub-lists.ts → domain/timeline/timeline.service.ts; +2 more',
+  'api → timeline': 'api/routes/sub-lists.ts → modules/timeline/index.ts',
   'api → workspaces':
     'api/app.ts → domain/workspaces/authenticate.ts; api/routes/system.router.ts → domain/workspaces/whoami.service.ts; +3 more',
   'app → agents': 'app/modules.ts → modules/agents/agents.module.ts',
@@ -113,7 +112,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → support': 'app/modules.ts → modules/support/support.module.ts',
   'app → tags': 'app/modules.ts → modules/tags/tags.module.ts',
   'app → tasks': 'app/modules.ts → modules/tasks/tasks.module.ts',
-  'app → timeline': 'app/modules.ts → domain/timeline/timeline.module.ts',
+  'app → timeline': 'app/modules.ts → modules/timeline/timeline.module.ts',
   'app → users': 'app/modules.ts → modules/users/users.module.ts',
   'app → webhooks': 'app/modules.ts → modules/webhooks/webhooks.module.ts',
   'app → workspaces':
@@ -155,13 +154,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'calendar → automations': 'modules/calendar/calendar.resource.ts → domain/automations/engine/record-view.ts',
   'calendar → platform':
     'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +14 more',
-  'calendar → timeline': 'modules/calendar/calendar-events.service.ts → domain/timeline/references.ts',
+  'calendar → timeline': 'modules/calendar/calendar-events.service.ts → modules/timeline/index.ts',
   'calls → api': 'modules/calls/calls.router.ts → api/app.ts',
   'calls → automations': 'modules/calls/calls.resource.ts → domain/automations/engine/record-view.ts',
   'calls → platform':
     'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/resource.ts; +19 more',
   'calls → timeline':
-    'modules/calls/call-view.ts → domain/timeline/linked.ts; modules/calls/calls.service.ts → domain/timeline/linked.ts; +1 more',
+    'modules/calls/call-view.ts → modules/timeline/index.ts; modules/calls/calls.service.ts → modules/timeline/index.ts',
   'companies → api':
     'modules/companies/companies.router.ts → api/app.ts; modules/companies/companies.router.ts → api/routes/sub-lists.ts',
   'companies → automations': 'modules/companies/companies.resource.ts → domain/automations/engine/record-view.ts',
@@ -174,7 +173,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/companies/companies.router.ts → domain/people/people.schemas.ts; modules/companies/companies.router.ts → domain/people/people.service.ts',
   'companies → platform':
     'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +24 more',
-  'companies → timeline': 'modules/companies/companies.service.ts → domain/timeline/timeline.service.ts',
+  'companies → timeline': 'modules/companies/companies.service.ts → modules/timeline/index.ts',
   'contracts → activities':
     'modules/contracts/contracts.module.ts → activities/deps.ts; modules/contracts/contract-envelope.workflow.ts → activities/index.ts',
   'contracts → api':
@@ -188,7 +187,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
     'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/contracts.resource.ts → platform/shared/resource.ts; +56 more',
-  'contracts → timeline': 'modules/contracts/contracts.service.ts → domain/timeline/references.ts',
+  'contracts → timeline': 'modules/contracts/contracts.service.ts → modules/timeline/index.ts',
   'crm-connect → api': 'modules/crm-connect/crm-connect.router.ts → api/app.ts',
   'crm-connect → calls':
     'modules/crm-connect/crm-connect.router.ts → modules/calls/index.ts; modules/crm-connect/connector-calls.service.ts → modules/calls/index.ts; +1 more',
@@ -211,9 +210,9 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → domain/leads/lead.entity.ts',
   'custom-objects → people': 'modules/custom-objects/record-views.ts → domain/people/person.entity.ts',
   'custom-objects → platform':
-    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/custom-objects.resource.ts → platform/shared/resource.ts; +39 more',
+    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +39 more',
   'custom-objects → timeline':
-    'modules/custom-objects/records.service.ts → domain/timeline/timeline.service.ts; modules/custom-objects/records-read.service.ts → domain/timeline/activity.entity.ts; +2 more',
+    'modules/custom-objects/records.service.ts → modules/timeline/index.ts; modules/custom-objects/records-read.service.ts → modules/timeline/index.ts; +1 more',
   'deals → api':
     'domain/deals/deals.module.ts → api/routes/deals.router.ts; domain/deals/deals.module.ts → api/routes/deals.router.ts; +2 more',
   'deals → automations': 'domain/deals/deals.resource.ts → domain/automations/engine/record-view.ts',
@@ -223,7 +222,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → people': 'domain/deals/deals.service.ts → domain/people/person.entity.ts',
   'deals → platform':
     'domain/deals/deals.events.ts → platform/outbox/define-events.ts; domain/deals/deal.entity.ts → platform/orm/base.ts; +41 more',
-  'deals → timeline': 'domain/deals/deals.service.ts → domain/timeline/timeline.service.ts',
+  'deals → timeline': 'domain/deals/deals.service.ts → modules/timeline/index.ts',
   'deals → workspaces': 'domain/deals/deals.service.ts → domain/workspaces/user.entity.ts',
   'email → activities':
     'modules/email/email.module.ts → activities/deps.ts; modules/email/email-bulk.activities.ts → activities/lazy.ts; +1 more',
@@ -243,8 +242,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/email/inbound.service.ts → domain/people/person.entity.ts; modules/email/email-bulk.service.ts → domain/people/person.entity.ts; +1 more',
   'email → platform':
     'modules/email/email.events.ts → platform/outbox/define-events.ts; modules/email/account-transports.ts → platform/shared/secret-box.ts; +105 more',
-  'email → timeline':
-    'modules/email/inbound.service.ts → domain/timeline/activity.entity.ts; modules/email/inbound.service.ts → domain/timeline/timeline.service.ts',
+  'email → timeline': 'modules/email/inbound.service.ts → modules/timeline/index.ts',
   'email → workspaces':
     'modules/email/email-accounts.service.ts → domain/workspaces/user.entity.ts; modules/email/inbound.service.ts → domain/workspaces/user.entity.ts',
   'exports → api': 'modules/exports/export.router.ts → api/app.ts',
@@ -267,7 +265,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'files → platform':
     'domain/files/files.events.ts → platform/outbox/define-events.ts; domain/files/files.resource.ts → platform/shared/resource.ts; +38 more',
   'files → timeline':
-    'domain/files/file-links.ts → domain/timeline/references.ts; domain/files/files.service.ts → domain/timeline/references.ts; +2 more',
+    'domain/files/file-links.ts → modules/timeline/index.ts; domain/files/files.service.ts → modules/timeline/index.ts; +1 more',
   'images → api': 'modules/images/images.router.ts → api/app.ts',
   'images → platform':
     'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +5 more',
@@ -307,7 +305,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/leads/refs.ts → domain/people/person.entity.ts; domain/leads/lead-scoring.service.ts → domain/people/person.entity.ts; +1 more',
   'leads → platform':
     'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +42 more',
-  'leads → timeline': 'domain/leads/leads.service.ts → domain/timeline/timeline.service.ts',
+  'leads → timeline': 'domain/leads/leads.service.ts → modules/timeline/index.ts',
   'leads → workspaces': 'domain/leads/refs.ts → domain/workspaces/user.entity.ts',
   'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
@@ -335,7 +333,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'messaging → platform':
     'modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; modules/messaging/delivery-error.port.ts → platform/errors.ts; +66 more',
   'messaging → timeline':
-    'modules/messaging/outbound.service.ts → domain/timeline/references.ts; modules/messaging/outbound-rows.ts → domain/timeline/activity.entity.ts; +3 more',
+    'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces':
     'modules/messaging/sms-inbound.service.ts → domain/workspaces/user.entity.ts; modules/messaging/sms-inbound.service.ts → domain/workspaces/workspace.entity.ts',
   'metrics → api': 'modules/metrics/metrics.router.ts → api/app.ts',
@@ -346,8 +344,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'notes → api': 'modules/notes/notes.router.ts → api/app.ts',
   'notes → platform':
     'modules/notes/notes.events.ts → platform/outbox/define-events.ts; modules/notes/notes.resource.ts → platform/shared/resource.ts; +19 more',
-  'notes → timeline':
-    'modules/notes/notes.service.ts → domain/timeline/linked.ts; modules/notes/notes.service.ts → domain/timeline/parent-refs.ts; +2 more',
+  'notes → timeline': 'modules/notes/notes.service.ts → modules/timeline/index.ts',
   'offers → api':
     'modules/offers/offer-catalog.router.ts → api/app.ts; modules/offers/offers-public.router.ts → api/app.ts; +1 more',
   'offers → automations':
@@ -366,7 +363,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/offers/offers.schemas.ts → modules/presets/index.ts; modules/offers/offer-catalog.schemas.ts → modules/presets/index.ts',
   'offers → pricing': 'modules/offers/offers.service.ts → modules/pricing/index.ts',
   'offers → timeline':
-    'modules/offers/offers.service.ts → domain/timeline/references.ts; modules/offers/offers.service.ts → domain/timeline/timeline.service.ts; +1 more',
+    'modules/offers/offers.service.ts → modules/timeline/index.ts; modules/offers/offer-public.service.ts → modules/timeline/index.ts',
   'outbox → api': 'modules/outbox/outbox-admin.router.ts → api/app.ts',
   'outbox → platform':
     'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/crud.ts; +4 more',
@@ -381,7 +378,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → lookups': 'domain/people/people.schemas.ts → domain/lookups/lookups.schemas.ts',
   'people → platform':
     'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/person.entity.ts → platform/orm/base.ts; +19 more',
-  'people → timeline': 'domain/people/people.service.ts → domain/timeline/timeline.service.ts',
+  'people → timeline': 'domain/people/people.service.ts → modules/timeline/index.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
   'platform → automations':
@@ -440,7 +437,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → tasks':
     'platform/outbox/catalog.ts → modules/tasks/tasks.events.ts; platform/resources.ts → modules/tasks/tasks.resource.ts',
   'platform → timeline':
-    'platform/outbox/catalog.ts → domain/timeline/timeline.events.ts; platform/shared/record-kinds.ts → domain/timeline/timeline.service.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/timeline/timeline.events.ts; platform/shared/record-kinds.ts → modules/timeline/index.ts; +1 more',
   'platform → users': 'platform/outbox/catalog.ts → modules/users/users.events.ts',
   'platform → webhooks':
     'platform/config.ts → modules/webhooks/index.ts; platform/resources.ts → modules/webhooks/webhooks.resource.ts; +1 more',
@@ -459,11 +456,11 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/projects/clip-cards.router.ts → api/app.ts; modules/projects/project-templates.router.ts → api/app.ts; +1 more',
   'projects → custom-fields': 'modules/projects/projects.service.ts → modules/custom-fields/index.ts',
   'projects → platform':
-    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/project-rules.ts → platform/errors.ts; +70 more',
+    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +70 more',
   'projects → tasks':
     'modules/projects/project-template.entity.ts → modules/tasks/index.ts; modules/projects/project-templates.schemas.ts → modules/tasks/index.ts; +5 more',
   'projects → timeline':
-    'modules/projects/projects.service.ts → domain/timeline/references.ts; modules/projects/clip-cards.service.ts → domain/timeline/references.ts; +1 more',
+    'modules/projects/projects.service.ts → modules/timeline/index.ts; modules/projects/clip-cards.service.ts → modules/timeline/index.ts; +1 more',
   'reports → api': 'modules/reports/reports.router.ts → api/app.ts',
   'reports → deals':
     'modules/reports/reports.service.ts → domain/deals/flow.entity.ts; modules/reports/reports.views.ts → domain/deals/flow.entity.ts',
@@ -519,30 +516,20 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'support → platform':
     'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +48 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
-  'support → timeline': 'modules/support/tickets.service.ts → domain/timeline/references.ts',
+  'support → timeline': 'modules/support/tickets.service.ts → modules/timeline/index.ts',
   'tags → api': 'modules/tags/tags.router.ts → api/app.ts',
   'tags → leads': 'modules/tags/tags.service.ts → domain/leads/lead.entity.ts',
   'tags → platform':
     'modules/tags/tags.events.ts → platform/outbox/define-events.ts; modules/tags/tags.module.ts → platform/module.ts; +12 more',
-  'tags → timeline': 'modules/tags/tags.service.ts → domain/timeline/timeline.service.ts',
+  'tags → timeline': 'modules/tags/tags.service.ts → modules/timeline/index.ts',
   'tasks → api': 'modules/tasks/tasks.router.ts → api/app.ts',
   'tasks → custom-fields': 'modules/tasks/tasks.service.ts → modules/custom-fields/index.ts',
   'tasks → platform':
     'modules/tasks/tasks.events.ts → platform/outbox/define-events.ts; modules/tasks/task.entity.ts → platform/orm/base.ts; +26 more',
-  'tasks → timeline':
-    'modules/tasks/tasks.service.ts → domain/timeline/parent-refs.ts; modules/tasks/tasks.service.ts → domain/timeline/parents.ts; +2 more',
-  'timeline → api':
-    'domain/timeline/timeline.module.ts → api/routes/timeline.router.ts; domain/timeline/timeline.module.ts → api/routes/timeline.router.ts',
-  'timeline → companies': 'domain/timeline/references.ts → modules/companies/index.ts',
-  'timeline → custom-objects': 'domain/timeline/references.ts → modules/custom-objects/custom-objects.resource.ts',
-  'timeline → deals': 'domain/timeline/references.ts → domain/deals/deal.entity.ts',
-  'timeline → leads': 'domain/timeline/references.ts → domain/leads/lead.entity.ts',
-  'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
-  'timeline → people': 'domain/timeline/references.ts → domain/people/person.entity.ts',
+  'tasks → timeline': 'modules/tasks/tasks.service.ts → modules/timeline/index.ts',
+  'timeline → api': 'modules/timeline/timeline.router.ts → api/app.ts',
   'timeline → platform':
-    'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/references.ts → platform/context.ts; +24 more',
-  'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',
-  'timeline → workspaces': 'domain/timeline/references.ts → domain/workspaces/user.entity.ts',
+    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +29 more',
   'users → api': 'modules/users/users.router.ts → api/app.ts',
   'users → platform':
     'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +11 more',

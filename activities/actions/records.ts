@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { createDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
 import { createLeadBody, updateLeadBody } from '../../domain/leads/leads.schemas';
 import { createPersonBody, updatePersonBody } from '../../domain/people/people.schemas';
-import { assertUsers } from '../../domain/timeline/references';
+import { assertUsers } from '../../modules/timeline';
 import {
   createCompany,
   createCompanyBody,

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { conflict, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
+import { recordSystemActivity } from '../../modules/timeline';
 import { Company } from '../../modules/companies';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { Lead } from '../leads/lead.entity';

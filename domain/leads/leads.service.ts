@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
+import { recordSystemActivity } from '../../modules/timeline';
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';

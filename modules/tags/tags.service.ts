@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import type { EventPayload } from '../../platform/outbox/catalog';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { recordSystemActivity } from '../timeline';
 import { emitTagChanges, normalizeTags } from '../../platform/shared/changes';
 import type { Lead } from '../../domain/leads/lead.entity';
 import {

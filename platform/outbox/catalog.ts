@@ -32,7 +32,7 @@ import { sequenceEvents } from '../../modules/sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
 import { taskEvents } from '../../modules/tasks/tasks.events';
-import { timelineEvents } from '../../domain/timeline/timeline.events';
+import { timelineEvents } from '../../modules/timeline/timeline.events';
 import { userEvents } from '../../modules/users/users.events';
 
 /** Each feature's catalog under its folder name (a name declared twice fails the catalog test). */

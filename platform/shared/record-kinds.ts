@@ -5,7 +5,7 @@ import { scoreLead } from '../../domain/leads/scoring';
 import type { Lead } from '../../domain/leads/lead.entity';
 import { Person } from '../../domain/people/person.entity';
 import { RESOURCES } from '../resources';
-import type { TimelineLink } from '../../domain/timeline/timeline.service';
+import type { TimelineLink } from '../../modules/timeline';
 import { toPlain } from './listing';
 import { RECORD_TYPES, type RecordType } from './record-types';
 

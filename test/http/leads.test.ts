@@ -1,4 +1,4 @@
-import { Activity } from '../../domain/timeline/activity.entity';
+import { Activity } from '../../modules/timeline/activity.entity';
 import { CustomFieldDefinition } from '../../modules/custom-fields/custom-field-definition.entity';
 import { Deal } from '../../domain/deals/deal.entity';
 import { forkForWorkspace } from '../../platform/orm/tenant';
