@@ -18,7 +18,7 @@ module.exports = {
           // The API key check and rate limit are the workspaces module's; the image upload helper of the HTTP kit
           // serves the images module: they belong in those modules.
           '^platform/http/(auth|images)\\.ts$',
-          // Record kinds and fields: the list of record types with their entities, scoring and timeline hooks.
+          // Record kinds and fields: the list of record types with their entities and timeline hooks.
           '^platform/shared/record-(kinds|fields)\\.ts$',
           // Temporal client adapters of the sequences and SMS ports: they belong in those modules.
           '^platform/temporal/(sequence|sms)-client\\.ts$',

@@ -12,7 +12,7 @@
 import { workspacesModule } from '../domain/workspaces/workspaces.module';
 import { companiesModule } from '../modules/companies/companies.module';
 import { peopleModule } from '../domain/people/people.module';
-import { leadsModule } from '../domain/leads/leads.module';
+import { leadsModule } from '../modules/leads/leads.module';
 import { customFieldsModule } from '../modules/custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from '../modules/lists/lists.module';

@@ -11,7 +11,7 @@
 import type { ResourceEntity, ResourceManifest } from './shared/resource';
 import { companyResource } from '../modules/companies/companies.resource';
 import { personResource } from '../domain/people/people.resource';
-import { leadResource } from '../domain/leads/leads.resource';
+import { leadResource } from '../modules/leads/leads.resource';
 import { dealResource } from '../domain/deals/deals.resource';
 import { activityResource } from '../modules/timeline/activities.resource';
 import { taskResource } from '../modules/tasks/tasks.resource';

@@ -16,8 +16,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'activities → email':
     'activities/actions/deps.ts → modules/email/index.ts; activities/actions/outbound.ts → modules/email/index.ts; +2 more',
   'activities → intake': 'activities/automation.activities.ts → domain/intake/queue-signal.ts',
-  'activities → leads':
-    'activities/actions/records.ts → domain/leads/leads.schemas.ts; activities/actions/records.ts → domain/leads/leads.service.ts',
+  'activities → leads': 'activities/actions/records.ts → modules/leads/index.ts',
   'activities → lists': 'activities/actions/records.ts → modules/lists/index.ts',
   'activities → messaging': 'activities/actions/outbound.ts → modules/messaging/index.ts',
   'activities → notes': 'activities/actions/timeline.ts → modules/notes/index.ts',
@@ -59,15 +58,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
   'api → files':
     'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
-  'api → leads':
-    'api/routes/lead-routing.router.ts → domain/leads/lead-routing.schemas.ts; api/routes/lead-routing.router.ts → domain/leads/lead-routing.service.ts; +4 more',
   'api → lookups':
     'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +7 more',
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
   'api → people':
     'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
   'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +100 more',
+    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +93 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline': 'api/routes/sub-lists.ts → modules/timeline/index.ts',
@@ -92,7 +89,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → images': 'app/modules.ts → modules/images/images.module.ts',
   'app → imports': 'app/modules.ts → modules/imports/imports.module.ts',
   'app → inbound': 'app/modules.ts → modules/inbound/inbound.module.ts',
-  'app → leads': 'app/modules.ts → domain/leads/leads.module.ts',
+  'app → leads': 'app/modules.ts → modules/leads/leads.module.ts',
   'app → lists': 'app/modules.ts → modules/lists/lists.module.ts',
   'app → lookups': 'app/modules.ts → domain/lookups/lookups.module.ts',
   'app → messaging': 'app/modules.ts → modules/messaging/messaging.module.ts',
@@ -128,7 +125,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/automations/engine/record-view.ts → domain/deals/deal.entity.ts; domain/automations/engine/record-view.ts → domain/deals/flow.entity.ts; +1 more',
   'automations → intake':
     'domain/automations/engine/start.ts → domain/intake/queue-signal.ts; domain/automations/engine/rows.ts → domain/intake/queue-signal.ts; +9 more',
-  'automations → leads': 'domain/automations/engine/context.ts → domain/leads/lead.entity.ts',
+  'automations → leads': 'domain/automations/engine/context.ts → modules/leads/index.ts',
   'automations → people':
     'domain/automations/engine/record-view.ts → domain/people/person.entity.ts; domain/automations/engine/context.ts → domain/people/person.entity.ts',
   'automations → platform':
@@ -143,7 +140,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/bookings/bookings.service.ts → modules/calendar/index.ts; modules/bookings/approval.service.ts → modules/calendar/index.ts; +1 more',
   'bookings → email':
     'modules/bookings/bookings.activities.ts → modules/email/index.ts; modules/bookings/approver-notices.ts → modules/email/index.ts; +2 more',
-  'bookings → leads': 'modules/bookings/booking-create.service.ts → domain/leads/leads.service.ts',
+  'bookings → leads': 'modules/bookings/booking-create.service.ts → modules/leads/index.ts',
   'bookings → people':
     'modules/bookings/booking-create.service.ts → domain/people/people.service.ts; modules/bookings/booking-create.service.ts → domain/people/person.entity.ts',
   'bookings → platform':
@@ -192,7 +189,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'crm-connect → calls':
     'modules/crm-connect/crm-connect.router.ts → modules/calls/index.ts; modules/crm-connect/connector-calls.service.ts → modules/calls/index.ts; +1 more',
   'crm-connect → companies': 'modules/crm-connect/lookup.service.ts → modules/companies/index.ts',
-  'crm-connect → leads': 'modules/crm-connect/lookup.service.ts → domain/leads/lead.entity.ts',
+  'crm-connect → leads': 'modules/crm-connect/lookup.service.ts → modules/leads/index.ts',
   'crm-connect → people':
     'modules/crm-connect/lookup.service.ts → domain/people/person.entity.ts; modules/crm-connect/connector-calls.service.ts → domain/people/person.entity.ts',
   'crm-connect → platform':
@@ -207,7 +204,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → deals': 'modules/custom-objects/record-views.ts → domain/deals/deal.entity.ts',
   'custom-objects → exports': 'modules/custom-objects/custom-objects.router.ts → modules/exports/index.ts',
   'custom-objects → imports': 'modules/custom-objects/custom-objects.router.ts → modules/imports/index.ts',
-  'custom-objects → leads': 'modules/custom-objects/record-views.ts → domain/leads/lead.entity.ts',
+  'custom-objects → leads': 'modules/custom-objects/record-views.ts → modules/leads/index.ts',
   'custom-objects → people': 'modules/custom-objects/record-views.ts → domain/people/person.entity.ts',
   'custom-objects → platform':
     'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +39 more',
@@ -218,7 +215,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → automations': 'domain/deals/deals.resource.ts → domain/automations/engine/record-view.ts',
   'deals → companies': 'domain/deals/deals.service.ts → modules/companies/index.ts',
   'deals → custom-fields': 'domain/deals/deals.service.ts → modules/custom-fields/index.ts',
-  'deals → leads': 'domain/deals/deals.service.ts → domain/leads/lead.entity.ts',
+  'deals → leads': 'domain/deals/deals.service.ts → modules/leads/index.ts',
   'deals → people': 'domain/deals/deals.service.ts → domain/people/person.entity.ts',
   'deals → platform':
     'domain/deals/deals.events.ts → platform/outbox/define-events.ts; domain/deals/deal.entity.ts → platform/orm/base.ts; +41 more',
@@ -277,7 +274,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/imports/import.schemas.ts → domain/deals/deals.schemas.ts; modules/imports/importers.ts → domain/deals/deals.schemas.ts; +1 more',
   'imports → inbound': 'modules/imports/importers.ts → modules/inbound/index.ts',
   'imports → leads':
-    'modules/imports/import.schemas.ts → domain/leads/leads.schemas.ts; modules/imports/importers.ts → domain/leads/leads.schemas.ts; +1 more',
+    'modules/imports/import.schemas.ts → modules/leads/index.ts; modules/imports/importers.ts → modules/leads/index.ts',
   'imports → people':
     'modules/imports/import.schemas.ts → domain/people/people.schemas.ts; modules/imports/importers.ts → domain/people/people.schemas.ts; +1 more',
   'imports → platform':
@@ -288,7 +285,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
   'inbound → deals': 'modules/inbound/inbound.service.ts → domain/deals/deals.service.ts',
   'inbound → leads':
-    'modules/inbound/inbound.schemas.ts → domain/leads/leads.schemas.ts; modules/inbound/inbound.service.ts → domain/leads/leads.service.ts',
+    'modules/inbound/inbound.schemas.ts → modules/leads/index.ts; modules/inbound/inbound.service.ts → modules/leads/index.ts',
   'inbound → people':
     'modules/inbound/matching.ts → domain/people/person.entity.ts; modules/inbound/inbound.service.ts → domain/people/people.schemas.ts; +2 more',
   'inbound → platform':
@@ -296,17 +293,17 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'intake → platform':
     'domain/intake/admission.ts → platform/errors.ts; domain/intake/starter.ts → platform/logger.ts; +3 more',
   'leads → api':
-    'domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; +4 more',
-  'leads → automations': 'domain/leads/leads.resource.ts → domain/automations/engine/record-view.ts',
-  'leads → companies': 'domain/leads/refs.ts → modules/companies/index.ts',
-  'leads → custom-fields': 'domain/leads/leads.service.ts → modules/custom-fields/index.ts',
-  'leads → deals': 'domain/leads/leads.service.ts → domain/deals/deal.entity.ts',
+    'modules/leads/lead-routing.router.ts → api/app.ts; modules/leads/lead-scoring.router.ts → api/app.ts; +2 more',
+  'leads → automations': 'modules/leads/leads.resource.ts → domain/automations/engine/record-view.ts',
+  'leads → companies': 'modules/leads/refs.ts → modules/companies/index.ts',
+  'leads → custom-fields': 'modules/leads/leads.service.ts → modules/custom-fields/index.ts',
+  'leads → deals': 'modules/leads/leads.service.ts → domain/deals/deal.entity.ts',
   'leads → people':
-    'domain/leads/refs.ts → domain/people/person.entity.ts; domain/leads/lead-scoring.service.ts → domain/people/person.entity.ts; +1 more',
+    'modules/leads/lead-scoring.service.ts → domain/people/person.entity.ts; modules/leads/refs.ts → domain/people/person.entity.ts; +1 more',
   'leads → platform':
-    'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +42 more',
-  'leads → timeline': 'domain/leads/leads.service.ts → modules/timeline/index.ts',
-  'leads → workspaces': 'domain/leads/refs.ts → domain/workspaces/user.entity.ts',
+    'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +49 more',
+  'leads → timeline': 'modules/leads/leads.service.ts → modules/timeline/index.ts',
+  'leads → workspaces': 'modules/leads/refs.ts → domain/workspaces/user.entity.ts',
   'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
     'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.service.ts → platform/context.ts; +20 more',
@@ -410,7 +407,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → imports':
     'platform/outbox/catalog.ts → modules/imports/imports.events.ts; platform/orm/entities.ts → modules/imports/index.ts',
   'platform → leads':
-    'platform/outbox/catalog.ts → domain/leads/leads.events.ts; platform/shared/record-kinds.ts → domain/leads/lead-scoring.service.ts; +3 more',
+    'platform/outbox/catalog.ts → modules/leads/leads.events.ts; platform/resources.ts → modules/leads/leads.resource.ts',
   'platform → lists':
     'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
   'platform → lookups': 'platform/config.ts → domain/lookups/settings.ts',
@@ -422,7 +419,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → offers':
     'platform/outbox/catalog.ts → modules/offers/offers.events.ts; platform/resources.ts → modules/offers/offers.resource.ts',
   'platform → people':
-    'platform/outbox/catalog.ts → domain/people/people.events.ts; platform/shared/record-kinds.ts → domain/people/person.entity.ts; +1 more',
+    'platform/outbox/catalog.ts → domain/people/people.events.ts; platform/resources.ts → domain/people/people.resource.ts',
   'platform → presets':
     'platform/outbox/catalog.ts → modules/presets/presets.events.ts; platform/resources.ts → modules/presets/presets.resource.ts',
   'platform → pricing':
@@ -476,7 +473,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → custom-objects':
     'search/custom-objects.ts → modules/custom-objects/index.ts; search/types/custom-object-record.ts → modules/custom-objects/index.ts',
   'search → deals': 'search/types/deal.ts → domain/deals/deal.entity.ts',
-  'search → leads': 'search/types/lead.ts → domain/leads/lead.entity.ts',
+  'search → leads': 'search/types/lead.ts → modules/leads/index.ts',
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
   'search → people': 'search/types/person.ts → domain/people/person.entity.ts',
   'search → platform':
@@ -499,7 +496,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/sequences/sequences.service.ts → modules/email/index.ts; modules/sequences/sequence.activities.ts → modules/email/index.ts; +3 more',
   'sequences → intake':
     'modules/sequences/enroll.service.ts → domain/intake/queue-signal.ts; modules/sequences/enroll-rows.ts → domain/intake/queue-signal.ts; +4 more',
-  'sequences → leads': 'modules/sequences/enroll.service.ts → domain/leads/lead.entity.ts',
+  'sequences → leads': 'modules/sequences/enroll.service.ts → modules/leads/index.ts',
   'sequences → messaging':
     'modules/sequences/sequences.service.ts → modules/messaging/index.ts; modules/sequences/send.ts → modules/messaging/index.ts; +2 more',
   'sequences → people':
@@ -518,7 +515,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
   'support → timeline': 'modules/support/tickets.service.ts → modules/timeline/index.ts',
   'tags → api': 'modules/tags/tags.router.ts → api/app.ts',
-  'tags → leads': 'modules/tags/tags.service.ts → domain/leads/lead.entity.ts',
+  'tags → leads': 'modules/tags/tags.service.ts → modules/leads/index.ts',
   'tags → platform':
     'modules/tags/tags.events.ts → platform/outbox/define-events.ts; modules/tags/tags.module.ts → platform/module.ts; +12 more',
   'tags → timeline': 'modules/tags/tags.service.ts → modules/timeline/index.ts',

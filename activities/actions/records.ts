@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { createDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
-import { createLeadBody, updateLeadBody } from '../../domain/leads/leads.schemas';
+import { createLeadBody, updateLeadBody, createLead, updateLead } from '../../modules/leads';
 import { createPersonBody, updatePersonBody } from '../../domain/people/people.schemas';
 import { assertUsers } from '../../modules/timeline';
 import {
@@ -18,7 +18,6 @@ import {
   type ImageResolver,
 } from '../../modules/companies';
 import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.service';
-import { createLead, updateLead } from '../../domain/leads/leads.service';
 import { addToList, getList, removeFromList } from '../../modules/lists';
 import { emit } from '../../platform/outbox/emit';
 import { createPerson, getPerson, serializePerson, updatePerson } from '../../domain/people/people.service';

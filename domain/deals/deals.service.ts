@@ -5,7 +5,7 @@ import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../../modules/timeline';
 import { Company } from '../../modules/companies';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
-import { Lead } from '../leads/lead.entity';
+import { Lead } from '../../modules/leads';
 import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';
 import {

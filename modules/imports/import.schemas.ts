@@ -5,7 +5,7 @@ import { formatZodError } from '../../platform/shared/schemas';
 import { dateTimeView, idView } from '../../platform/shared/views';
 import { createCompanyBody } from '../companies';
 import { createDealBody } from '../../domain/deals/deals.schemas';
-import { createLeadBody } from '../../domain/leads/leads.schemas';
+import { createLeadBody } from '../leads';
 import { createPersonBody } from '../../domain/people/people.schemas';
 
 /** Rows are validated one by one with the create endpoints' own schemas. */

@@ -3,8 +3,7 @@ import { createCompany, updateCompany, type CompanyInput, type ImageResolver } f
 import { createDeal, updateDeal } from '../../domain/deals/deals.service';
 import type { DealInput } from '../../domain/deals/deals.schemas';
 import { matchCompany, matchPersonByEmail } from '../inbound';
-import { createLead, updateLead } from '../../domain/leads/leads.service';
-import type { LeadInput } from '../../domain/leads/leads.schemas';
+import { createLead, updateLead, type LeadInput } from '../leads';
 import { createPerson, updatePerson } from '../../domain/people/people.service';
 import type { PersonInput } from '../../domain/people/people.schemas';
 import { createRecordOf, previewRecordOf } from '../custom-objects';

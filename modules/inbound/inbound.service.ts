@@ -4,7 +4,7 @@ import { createCompany, updateCompany, type Company, type CompanyInput, type Ima
 import { createPerson, linkPerson, updatePerson } from '../../domain/people/people.service';
 import type { PersonInput } from '../../domain/people/people.schemas';
 import type { Person } from '../../domain/people/person.entity';
-import { createLead } from '../../domain/leads/leads.service';
+import { createLead } from '../leads';
 import { createDeal } from '../../domain/deals/deals.service';
 import { inTransaction } from '../../platform/shared/tx';
 import { matchCompany, matchPersonByEmail } from './matching';

@@ -19,7 +19,7 @@ import { emailEvents } from '../../modules/email/email.events';
 import { extensionEvents } from '../../modules/extension/extension.events';
 import { fileEvents } from '../../domain/files/files.events';
 import { importEvents } from '../../modules/imports/imports.events';
-import { leadEvents } from '../../domain/leads/leads.events';
+import { leadEvents } from '../../modules/leads/leads.events';
 import { listEvents } from '../../modules/lists/lists.events';
 import { messagingEvents } from '../../modules/messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';

@@ -1,5 +1,5 @@
 import { SCOPES } from '../../platform/context';
-import { createLead } from '../../domain/leads/leads.service';
+import { createLead } from '../../modules/leads/leads.service';
 import { Note } from '../../modules/notes/note.entity';
 import { startExecution } from '../../domain/automations/engine/start';
 import { executionWorkflowId } from '../../domain/automations/workflow-ids';

@@ -3,7 +3,7 @@
 // the runs beyond the cap, the worker's starter starts them into the room as runs finish.
 import { SCOPES } from '../../platform/context';
 import { queuedRuns } from '../../domain/intake/queue-signal';
-import { createLead } from '../../domain/leads/leads.service';
+import { createLead } from '../../modules/leads/leads.service';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';

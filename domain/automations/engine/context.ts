@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../../../modules/companies';
 import { Deal } from '../../deals/deal.entity';
-import { Lead } from '../../leads/lead.entity';
+import { Lead } from '../../../modules/leads';
 import { Person } from '../../people/person.entity';
 import { User } from '../../workspaces/user.entity';
 import { RESOURCES } from '../../../platform/resources';

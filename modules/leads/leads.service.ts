@@ -1,11 +1,11 @@
 import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../../modules/timeline';
-import { Deal } from '../deals/deal.entity';
+import { recordSystemActivity } from '../timeline';
+import { Deal } from '../../domain/deals/deal.entity';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
-import { assertCustomFieldValues } from '../../modules/custom-fields';
+import { assertCustomFieldValues } from '../custom-fields';
 import {
   dateWhere,
   findPage,

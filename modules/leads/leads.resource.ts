@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, plainRecord } from '../automations/engine/record-view';
+import { byId, plainRecord } from '../../domain/automations/engine/record-view';
 import { getLead, serializeLead } from './leads.service';
 import { LEAD_FIELDS, LEAD_SUMMARY_FIELDS } from './leads.schemas';
 import { Lead } from './lead.entity';
