@@ -297,7 +297,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'leads → automations': 'modules/leads/leads.resource.ts → domain/automations/engine/record-view.ts',
   'leads → companies': 'modules/leads/refs.ts → modules/companies/index.ts',
   'leads → custom-fields': 'modules/leads/leads.service.ts → modules/custom-fields/index.ts',
-  'leads → deals': 'modules/leads/leads.service.ts → domain/deals/deal.entity.ts',
   'leads → people':
     'modules/leads/lead-scoring.service.ts → domain/people/person.entity.ts; modules/leads/refs.ts → domain/people/person.entity.ts; +1 more',
   'leads → platform':
