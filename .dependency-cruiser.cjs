@@ -18,8 +18,8 @@ module.exports = {
           // The API key check and rate limit are the workspaces module's; the image upload helper of the HTTP kit
           // serves the images module: they belong in those modules.
           '^platform/http/(auth|images)\\.ts$',
-          // Record kinds, fields and views: the list of record types with their entities, scoring and timeline hooks, and
-          // the views of them that automation contexts and resource manifests share.
+          // Record kinds, fields and views: the list of record types with their entities and timeline hooks, and the
+          // views of them that automation contexts and resource manifests share.
           '^platform/shared/record-(kinds|fields|view)\\.ts$',
           // Temporal client adapters of the sequences and SMS ports: they belong in those modules.
           '^platform/temporal/(sequence|sms)-client\\.ts$',

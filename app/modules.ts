@@ -12,7 +12,7 @@
 import { workspacesModule } from '../domain/workspaces/workspaces.module';
 import { companiesModule } from '../modules/companies/companies.module';
 import { peopleModule } from '../modules/people/people.module';
-import { leadsModule } from '../domain/leads/leads.module';
+import { leadsModule } from '../modules/leads/leads.module';
 import { customFieldsModule } from '../modules/custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from '../modules/lists/lists.module';
@@ -23,7 +23,7 @@ import { inboundModule } from '../modules/inbound/inbound.module';
 import { importsModule } from '../modules/imports/imports.module';
 import { exportsModule } from '../modules/exports/exports.module';
 import { searchModule } from '../search/search.module';
-import { timelineModule } from '../domain/timeline/timeline.module';
+import { timelineModule } from '../modules/timeline/timeline.module';
 import { tasksModule } from '../modules/tasks/tasks.module';
 import { notesModule } from '../modules/notes/notes.module';
 import { callsModule } from '../modules/calls/calls.module';

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { createAutomation, toggleAutomation } from '../modules/automations/automations.service';
 import { automationCreateBody } from '../modules/automations/definition.schemas';
 import type { Ctx } from '../platform/context';
-import { createLead } from '../domain/leads/leads.service';
+import { createLead } from '../modules/leads/leads.service';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { paced, percentile, type Latencies } from './stats';
 

@@ -27,7 +27,7 @@ import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../platform/config';
 import { SCOPES } from '../platform/context';
 import { newId } from '../platform/ids';
-import { createLead } from '../domain/leads/leads.service';
+import { createLead } from '../modules/leads/leads.service';
 import { createLogger } from '../platform/logger';
 import { ormConfig } from '../platform/orm/config';
 import { runMigrations } from '../platform/orm/migrate';

@@ -11,9 +11,9 @@
 import type { ResourceEntity, ResourceManifest } from './shared/resource';
 import { companyResource } from '../modules/companies/companies.resource';
 import { personResource } from '../modules/people/people.resource';
-import { leadResource } from '../domain/leads/leads.resource';
+import { leadResource } from '../modules/leads/leads.resource';
 import { dealResource } from '../modules/deals/deals.resource';
-import { activityResource } from '../domain/timeline/activities.resource';
+import { activityResource } from '../modules/timeline/activities.resource';
 import { taskResource } from '../modules/tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from '../modules/calls/calls.resource';

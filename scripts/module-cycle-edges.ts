@@ -27,16 +27,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
   'api → files':
     'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
-  'api → leads':
-    'api/routes/lead-routing.router.ts → domain/leads/lead-routing.schemas.ts; api/routes/lead-routing.router.ts → domain/leads/lead-routing.service.ts; +4 more',
   'api → lookups':
     'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +4 more',
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
-  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +81 more',
+  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +69 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
-  'api → timeline':
-    'api/routes/sub-lists.ts → domain/timeline/timeline.schemas.ts; api/routes/sub-lists.ts → domain/timeline/timeline.service.ts; +2 more',
+  'api → timeline': 'api/routes/sub-lists.ts → modules/timeline/index.ts',
   'api → workspaces':
     'api/app.ts → domain/workspaces/authenticate.ts; api/bootstrap.ts → domain/workspaces/authenticate.ts; +3 more',
   'app → agents': 'app/modules.ts → modules/agents/agents.module.ts',
@@ -58,7 +55,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → images': 'app/modules.ts → modules/images/images.module.ts',
   'app → imports': 'app/modules.ts → modules/imports/imports.module.ts',
   'app → inbound': 'app/modules.ts → modules/inbound/inbound.module.ts',
-  'app → leads': 'app/modules.ts → domain/leads/leads.module.ts',
+  'app → leads': 'app/modules.ts → modules/leads/leads.module.ts',
   'app → lists': 'app/modules.ts → modules/lists/lists.module.ts',
   'app → lookups': 'app/modules.ts → domain/lookups/lookups.module.ts',
   'app → messaging': 'app/modules.ts → modules/messaging/messaging.module.ts',
@@ -78,7 +75,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → support': 'app/modules.ts → modules/support/support.module.ts',
   'app → tags': 'app/modules.ts → modules/tags/tags.module.ts',
   'app → tasks': 'app/modules.ts → modules/tasks/tasks.module.ts',
-  'app → timeline': 'app/modules.ts → domain/timeline/timeline.module.ts',
+  'app → timeline': 'app/modules.ts → modules/timeline/timeline.module.ts',
   'app → users': 'app/modules.ts → modules/users/users.module.ts',
   'app → webhooks': 'app/modules.ts → modules/webhooks/webhooks.module.ts',
   'app → workspaces':
@@ -99,7 +96,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → email':
     'modules/automations/automation.activities.ts → modules/email/index.ts; modules/automations/actions/outbound.ts → modules/email/index.ts; +1 more',
   'automations → leads':
-    'modules/automations/engine/context.ts → domain/leads/lead.entity.ts; modules/automations/actions/records.ts → domain/leads/leads.schemas.ts; +1 more',
+    'modules/automations/engine/context.ts → modules/leads/index.ts; modules/automations/actions/records.ts → modules/leads/index.ts',
   'automations → lists': 'modules/automations/actions/records.ts → modules/lists/index.ts',
   'automations → messaging': 'modules/automations/actions/outbound.ts → modules/messaging/index.ts',
   'automations → notes': 'modules/automations/actions/timeline.ts → modules/notes/index.ts',
@@ -110,7 +107,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → sequences':
     'modules/automations/automation.activities.ts → modules/sequences/index.ts; modules/automations/actions/deps.ts → modules/sequences/index.ts; +1 more',
   'automations → timeline':
-    'modules/automations/actions/records.ts → domain/timeline/references.ts; modules/automations/actions/timeline.ts → domain/timeline/entries.service.ts',
+    'modules/automations/actions/records.ts → modules/timeline/index.ts; modules/automations/actions/timeline.ts → modules/timeline/index.ts',
   'automations → workspaces':
     'modules/automations/engine/workspace.ts → domain/workspaces/user.entity.ts; modules/automations/engine/workspace.ts → domain/workspaces/workspace.entity.ts; +6 more',
   'bookings → api':
@@ -120,7 +117,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/bookings/bookings.service.ts → modules/calendar/index.ts; modules/bookings/approval.service.ts → modules/calendar/index.ts; +1 more',
   'bookings → email':
     'modules/bookings/bookings.activities.ts → modules/email/index.ts; modules/bookings/approver-notices.ts → modules/email/index.ts; +2 more',
-  'bookings → leads': 'modules/bookings/booking-create.service.ts → domain/leads/leads.service.ts',
+  'bookings → leads': 'modules/bookings/booking-create.service.ts → modules/leads/index.ts',
   'bookings → people': 'modules/bookings/booking-create.service.ts → modules/people/index.ts',
   'bookings → platform':
     'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +74 more',
@@ -129,12 +126,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'calendar → api': 'modules/calendar/calendar-events.router.ts → api/app.ts',
   'calendar → platform':
     'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +15 more',
-  'calendar → timeline': 'modules/calendar/calendar-events.service.ts → domain/timeline/references.ts',
+  'calendar → timeline': 'modules/calendar/calendar-events.service.ts → modules/timeline/index.ts',
   'calls → api': 'modules/calls/calls.router.ts → api/app.ts',
   'calls → platform':
     'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +20 more',
   'calls → timeline':
-    'modules/calls/call-view.ts → domain/timeline/linked.ts; modules/calls/calls.service.ts → domain/timeline/linked.ts; +1 more',
+    'modules/calls/call-view.ts → modules/timeline/index.ts; modules/calls/calls.service.ts → modules/timeline/index.ts',
   'companies → api':
     'modules/companies/companies.router.ts → api/app.ts; modules/companies/companies.router.ts → api/routes/sub-lists.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
@@ -143,8 +140,8 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/companies/companies.schemas.ts → domain/lookups/lookups.schemas.ts; modules/companies/companies.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
-    'modules/companies/companies.schemas.ts → platform/references/refs.ts; modules/companies/companies.schemas.ts → platform/shared/list-query.ts; +25 more',
-  'companies → timeline': 'modules/companies/companies.service.ts → domain/timeline/timeline.service.ts',
+    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +25 more',
+  'companies → timeline': 'modules/companies/companies.service.ts → modules/timeline/index.ts',
   'contracts → api':
     'modules/contracts/contract-signing.router.ts → api/app.ts; modules/contracts/contracts.router.ts → api/app.ts',
   'contracts → app': 'modules/contracts/contract-envelope.workflow.ts → app/activities.ts',
@@ -154,12 +151,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
     'modules/contracts/eid.ts → platform/errors.ts; modules/contracts/start-queue.ts → platform/intake/starter.ts; +60 more',
-  'contracts → timeline': 'modules/contracts/contracts.service.ts → domain/timeline/references.ts',
+  'contracts → timeline': 'modules/contracts/contracts.service.ts → modules/timeline/index.ts',
   'crm-connect → api': 'modules/crm-connect/crm-connect.router.ts → api/app.ts',
   'crm-connect → calls':
     'modules/crm-connect/crm-connect.router.ts → modules/calls/index.ts; modules/crm-connect/connector-calls.service.ts → modules/calls/index.ts; +1 more',
   'crm-connect → companies': 'modules/crm-connect/lookup.service.ts → modules/companies/index.ts',
-  'crm-connect → leads': 'modules/crm-connect/lookup.service.ts → domain/leads/lead.entity.ts',
+  'crm-connect → leads': 'modules/crm-connect/lookup.service.ts → modules/leads/index.ts',
   'crm-connect → people':
     'modules/crm-connect/lookup.service.ts → modules/people/index.ts; modules/crm-connect/connector-calls.service.ts → modules/people/index.ts',
   'crm-connect → platform':
@@ -174,21 +171,21 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → deals': 'modules/custom-objects/record-views.ts → modules/deals/index.ts',
   'custom-objects → exports': 'modules/custom-objects/custom-objects.router.ts → modules/exports/index.ts',
   'custom-objects → imports': 'modules/custom-objects/custom-objects.router.ts → modules/imports/index.ts',
-  'custom-objects → leads': 'modules/custom-objects/record-views.ts → domain/leads/lead.entity.ts',
+  'custom-objects → leads': 'modules/custom-objects/record-views.ts → modules/leads/index.ts',
   'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
-    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/custom-objects.resource.ts → platform/shared/resource.ts; +39 more',
+    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +39 more',
   'custom-objects → timeline':
-    'modules/custom-objects/records.service.ts → domain/timeline/timeline.service.ts; modules/custom-objects/records-read.service.ts → domain/timeline/activity.entity.ts; +2 more',
+    'modules/custom-objects/records.service.ts → modules/timeline/index.ts; modules/custom-objects/records-read.service.ts → modules/timeline/index.ts; +1 more',
   'deals → api':
     'modules/deals/deals.router.ts → api/app.ts; modules/deals/deals.router.ts → api/routes/sub-lists.ts; +1 more',
   'deals → companies': 'modules/deals/deals.service.ts → modules/companies/index.ts',
   'deals → custom-fields': 'modules/deals/deals.service.ts → modules/custom-fields/index.ts',
-  'deals → leads': 'modules/deals/deals.service.ts → domain/leads/lead.entity.ts',
+  'deals → leads': 'modules/deals/deals.service.ts → modules/leads/index.ts',
   'deals → people': 'modules/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
     'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +51 more',
-  'deals → timeline': 'modules/deals/deals.service.ts → domain/timeline/timeline.service.ts',
+  'deals → timeline': 'modules/deals/deals.service.ts → modules/timeline/index.ts',
   'deals → workspaces': 'modules/deals/deals.service.ts → domain/workspaces/user.entity.ts',
   'email → adapters':
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
@@ -206,8 +203,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/email/inbound.service.ts → modules/people/index.ts; modules/email/email-bulk.service.ts → modules/people/index.ts; +1 more',
   'email → platform':
     'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email.events.ts → platform/outbox/define-events.ts; +109 more',
-  'email → timeline':
-    'modules/email/inbound.service.ts → domain/timeline/activity.entity.ts; modules/email/inbound.service.ts → domain/timeline/timeline.service.ts',
+  'email → timeline': 'modules/email/inbound.service.ts → modules/timeline/index.ts',
   'email → workspaces':
     'modules/email/email-accounts.service.ts → domain/workspaces/user.entity.ts; modules/email/inbound.service.ts → domain/workspaces/user.entity.ts',
   'exports → api': 'modules/exports/export.router.ts → api/app.ts',
@@ -230,7 +226,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'files → platform':
     'domain/files/files.events.ts → platform/outbox/define-events.ts; domain/files/files.resource.ts → platform/shared/resource.ts; +38 more',
   'files → timeline':
-    'domain/files/file-links.ts → domain/timeline/references.ts; domain/files/files.service.ts → domain/timeline/references.ts; +2 more',
+    'domain/files/file-links.ts → modules/timeline/index.ts; domain/files/files.service.ts → modules/timeline/index.ts; +1 more',
   'images → api': 'modules/images/images.router.ts → api/app.ts',
   'images → platform':
     'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +5 more',
@@ -242,7 +238,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/imports/import.schemas.ts → modules/deals/index.ts; modules/imports/importers.ts → modules/deals/index.ts',
   'imports → inbound': 'modules/imports/importers.ts → modules/inbound/index.ts',
   'imports → leads':
-    'modules/imports/import.schemas.ts → domain/leads/leads.schemas.ts; modules/imports/importers.ts → domain/leads/leads.schemas.ts; +1 more',
+    'modules/imports/import.schemas.ts → modules/leads/index.ts; modules/imports/importers.ts → modules/leads/index.ts',
   'imports → people':
     'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
@@ -253,22 +249,21 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
   'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
   'inbound → leads':
-    'modules/inbound/inbound.schemas.ts → domain/leads/leads.schemas.ts; modules/inbound/inbound.service.ts → domain/leads/leads.service.ts',
+    'modules/inbound/inbound.schemas.ts → modules/leads/index.ts; modules/inbound/inbound.service.ts → modules/leads/index.ts',
   'inbound → people':
     'modules/inbound/matching.ts → modules/people/index.ts; modules/inbound/inbound.service.ts → modules/people/index.ts',
   'inbound → platform':
     'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +11 more',
   'leads → api':
-    'domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; +4 more',
-  'leads → companies': 'domain/leads/refs.ts → modules/companies/index.ts',
-  'leads → custom-fields': 'domain/leads/leads.service.ts → modules/custom-fields/index.ts',
-  'leads → deals': 'domain/leads/leads.service.ts → modules/deals/index.ts',
+    'modules/leads/lead-routing.router.ts → api/app.ts; modules/leads/lead-scoring.router.ts → api/app.ts; +2 more',
+  'leads → companies': 'modules/leads/refs.ts → modules/companies/index.ts',
+  'leads → custom-fields': 'modules/leads/leads.service.ts → modules/custom-fields/index.ts',
   'leads → people':
-    'domain/leads/refs.ts → modules/people/index.ts; domain/leads/lead-scoring.service.ts → modules/people/index.ts; +1 more',
+    'modules/leads/lead-scoring.service.ts → modules/people/index.ts; modules/leads/refs.ts → modules/people/index.ts; +1 more',
   'leads → platform':
-    'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +43 more',
-  'leads → timeline': 'domain/leads/leads.service.ts → domain/timeline/timeline.service.ts',
-  'leads → workspaces': 'domain/leads/refs.ts → domain/workspaces/user.entity.ts',
+    'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +50 more',
+  'leads → timeline': 'modules/leads/leads.service.ts → modules/timeline/index.ts',
+  'leads → workspaces': 'modules/leads/refs.ts → domain/workspaces/user.entity.ts',
   'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
     'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +20 more',
@@ -293,7 +288,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'messaging → platform':
     'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/outbound-message.entity.ts → platform/orm/base.ts; +69 more',
   'messaging → timeline':
-    'modules/messaging/outbound.service.ts → domain/timeline/references.ts; modules/messaging/outbound-rows.ts → domain/timeline/activity.entity.ts; +3 more',
+    'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces':
     'modules/messaging/sms-inbound.service.ts → domain/workspaces/user.entity.ts; modules/messaging/sms-inbound.service.ts → domain/workspaces/workspace.entity.ts',
   'metrics → api': 'modules/metrics/metrics.router.ts → api/app.ts',
@@ -304,8 +299,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'notes → api': 'modules/notes/notes.router.ts → api/app.ts',
   'notes → platform':
     'modules/notes/notes.events.ts → platform/outbox/define-events.ts; modules/notes/notes.resource.ts → platform/shared/resource.ts; +19 more',
-  'notes → timeline':
-    'modules/notes/notes.service.ts → domain/timeline/linked.ts; modules/notes/notes.service.ts → domain/timeline/parent-refs.ts; +2 more',
+  'notes → timeline': 'modules/notes/notes.service.ts → modules/timeline/index.ts',
   'offers → api':
     'modules/offers/offer-catalog.router.ts → api/app.ts; modules/offers/offers-public.router.ts → api/app.ts; +1 more',
   'offers → companies':
@@ -322,7 +316,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/offers/offers.schemas.ts → modules/presets/index.ts; modules/offers/offer-catalog.schemas.ts → modules/presets/index.ts',
   'offers → pricing': 'modules/offers/offers.service.ts → modules/pricing/index.ts',
   'offers → timeline':
-    'modules/offers/offers.service.ts → domain/timeline/references.ts; modules/offers/offers.service.ts → domain/timeline/timeline.service.ts; +1 more',
+    'modules/offers/offers.service.ts → modules/timeline/index.ts; modules/offers/offer-public.service.ts → modules/timeline/index.ts',
   'outbox → api': 'modules/outbox/outbox-admin.router.ts → api/app.ts',
   'outbox → platform':
     'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/crud.ts; +4 more',
@@ -336,7 +330,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/people/people.schemas.ts → domain/lookups/lookups.schemas.ts; modules/people/people.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'people → platform':
     'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +25 more',
-  'people → timeline': 'modules/people/people.service.ts → domain/timeline/timeline.service.ts',
+  'people → timeline': 'modules/people/people.service.ts → modules/timeline/index.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
   'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
@@ -369,7 +363,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → imports':
     'platform/outbox/catalog.ts → modules/imports/imports.events.ts; platform/orm/entities.ts → modules/imports/index.ts',
   'platform → leads':
-    'platform/outbox/catalog.ts → domain/leads/leads.events.ts; platform/resources.ts → domain/leads/leads.resource.ts; +3 more',
+    'platform/outbox/catalog.ts → modules/leads/leads.events.ts; platform/resources.ts → modules/leads/leads.resource.ts',
   'platform → lists':
     'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
   'platform → lookups': 'platform/config.ts → domain/lookups/settings.ts',
@@ -381,7 +375,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → offers':
     'platform/outbox/catalog.ts → modules/offers/offers.events.ts; platform/resources.ts → modules/offers/offers.resource.ts',
   'platform → people':
-    'platform/outbox/catalog.ts → modules/people/people.events.ts; platform/resources.ts → modules/people/people.resource.ts; +2 more',
+    'platform/outbox/catalog.ts → modules/people/people.events.ts; platform/resources.ts → modules/people/people.resource.ts; +1 more',
   'platform → presets':
     'platform/outbox/catalog.ts → modules/presets/presets.events.ts; platform/resources.ts → modules/presets/presets.resource.ts',
   'platform → pricing':
@@ -396,7 +390,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → tasks':
     'platform/outbox/catalog.ts → modules/tasks/tasks.events.ts; platform/resources.ts → modules/tasks/tasks.resource.ts',
   'platform → timeline':
-    'platform/outbox/catalog.ts → domain/timeline/timeline.events.ts; platform/resources.ts → domain/timeline/activities.resource.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/timeline/timeline.events.ts; platform/resources.ts → modules/timeline/activities.resource.ts; +1 more',
   'platform → users': 'platform/outbox/catalog.ts → modules/users/users.events.ts',
   'platform → webhooks':
     'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts; +1 more',
@@ -415,11 +409,11 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/projects/clip-cards.router.ts → api/app.ts; modules/projects/project-templates.router.ts → api/app.ts; +1 more',
   'projects → custom-fields': 'modules/projects/projects.service.ts → modules/custom-fields/index.ts',
   'projects → platform':
-    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/project-rules.ts → platform/errors.ts; +70 more',
+    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +70 more',
   'projects → tasks':
     'modules/projects/project-template.entity.ts → modules/tasks/index.ts; modules/projects/project-templates.schemas.ts → modules/tasks/index.ts; +5 more',
   'projects → timeline':
-    'modules/projects/projects.service.ts → domain/timeline/references.ts; modules/projects/clip-cards.service.ts → domain/timeline/references.ts; +1 more',
+    'modules/projects/projects.service.ts → modules/timeline/index.ts; modules/projects/clip-cards.service.ts → modules/timeline/index.ts; +1 more',
   'reports → api': 'modules/reports/reports.router.ts → api/app.ts',
   'reports → deals':
     'modules/reports/reports.service.ts → modules/deals/index.ts; modules/reports/reports.views.ts → modules/deals/index.ts',
@@ -435,7 +429,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → custom-objects':
     'search/custom-objects.ts → modules/custom-objects/index.ts; search/types/custom-object-record.ts → modules/custom-objects/index.ts',
   'search → deals': 'search/types/deal.ts → modules/deals/index.ts',
-  'search → leads': 'search/types/lead.ts → domain/leads/lead.entity.ts',
+  'search → leads': 'search/types/lead.ts → modules/leads/index.ts',
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
   'search → people': 'search/types/person.ts → modules/people/index.ts',
   'search → platform':
@@ -455,7 +449,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/sequences/enroll.service.ts → modules/deals/index.ts; modules/sequences/exit-subscriber.ts → modules/deals/index.ts',
   'sequences → email':
     'modules/sequences/sequences.service.ts → modules/email/index.ts; modules/sequences/sequence.activities.ts → modules/email/index.ts; +3 more',
-  'sequences → leads': 'modules/sequences/enroll.service.ts → domain/leads/lead.entity.ts',
+  'sequences → leads': 'modules/sequences/enroll.service.ts → modules/leads/index.ts',
   'sequences → messaging':
     'modules/sequences/sequences.service.ts → modules/messaging/index.ts; modules/sequences/send.ts → modules/messaging/index.ts; +2 more',
   'sequences → people':
@@ -472,30 +466,20 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'support → platform':
     'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +48 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
-  'support → timeline': 'modules/support/tickets.service.ts → domain/timeline/references.ts',
+  'support → timeline': 'modules/support/tickets.service.ts → modules/timeline/index.ts',
   'tags → api': 'modules/tags/tags.router.ts → api/app.ts',
-  'tags → leads': 'modules/tags/tags.service.ts → domain/leads/lead.entity.ts',
+  'tags → leads': 'modules/tags/tags.service.ts → modules/leads/index.ts',
   'tags → platform':
     'modules/tags/tags.events.ts → platform/outbox/define-events.ts; modules/tags/tags.module.ts → platform/module.ts; +12 more',
-  'tags → timeline': 'modules/tags/tags.service.ts → domain/timeline/timeline.service.ts',
+  'tags → timeline': 'modules/tags/tags.service.ts → modules/timeline/index.ts',
   'tasks → api': 'modules/tasks/tasks.router.ts → api/app.ts',
   'tasks → custom-fields': 'modules/tasks/tasks.service.ts → modules/custom-fields/index.ts',
   'tasks → platform':
     'modules/tasks/tasks.events.ts → platform/outbox/define-events.ts; modules/tasks/task.entity.ts → platform/orm/base.ts; +26 more',
-  'tasks → timeline':
-    'modules/tasks/tasks.service.ts → domain/timeline/parent-refs.ts; modules/tasks/tasks.service.ts → domain/timeline/parents.ts; +2 more',
-  'timeline → api':
-    'domain/timeline/timeline.module.ts → api/routes/timeline.router.ts; domain/timeline/timeline.module.ts → api/routes/timeline.router.ts',
-  'timeline → companies': 'domain/timeline/references.ts → modules/companies/index.ts',
-  'timeline → custom-objects': 'domain/timeline/references.ts → modules/custom-objects/custom-objects.resource.ts',
-  'timeline → deals': 'domain/timeline/references.ts → modules/deals/index.ts',
-  'timeline → leads': 'domain/timeline/references.ts → domain/leads/lead.entity.ts',
-  'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
-  'timeline → people': 'domain/timeline/references.ts → modules/people/index.ts',
+  'tasks → timeline': 'modules/tasks/tasks.service.ts → modules/timeline/index.ts',
+  'timeline → api': 'modules/timeline/timeline.router.ts → api/app.ts',
   'timeline → platform':
-    'domain/timeline/references.ts → platform/context.ts; domain/timeline/references.ts → platform/errors.ts; +24 more',
-  'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',
-  'timeline → workspaces': 'domain/timeline/references.ts → domain/workspaces/user.entity.ts',
+    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +29 more',
   'users → api': 'modules/users/users.router.ts → api/app.ts',
   'users → platform':
     'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +11 more',

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { Ctx } from '../../platform/context';
-import { listTimeline, type TimelineLink } from '../../domain/timeline/timeline.service';
-import { activityView } from '../../domain/timeline/timeline.schemas';
+import { listTimeline, type TimelineLink, activityView } from '../../modules/timeline';
 import type { PageRequest } from '../../platform/shared/listing';
 import { envelopes } from '../../platform/http/crud';
 import { paged, route, type RouteDef } from '../../platform/http/registry';

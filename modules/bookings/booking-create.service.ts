@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../platform/context';
 import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError, validation } from '../../platform/errors';
-import { createLead } from '../../domain/leads/leads.service';
+import { createLead } from '../leads';
 import { emit } from '../../platform/outbox/emit';
 import { createPerson, Person } from '../people';
 import { likePattern } from '../../platform/shared/listing';

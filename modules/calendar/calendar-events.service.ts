@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
-import { assertRecordLinks } from '../../domain/timeline/references';
+import { assertRecordLinks } from '../timeline';
 import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { dateWhere, findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';

@@ -1,4 +1,4 @@
-import type { LinkedActivity } from '../../domain/timeline/linked';
+import type { LinkedActivity } from '../timeline';
 import type { Call } from './call.entity';
 import type { CallView } from './calls.schemas';
 

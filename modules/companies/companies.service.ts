@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { recordSystemActivity } from '../timeline';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';

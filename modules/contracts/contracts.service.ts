@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { assertRefs } from '../../domain/timeline/references';
+import { assertRefs } from '../timeline';
 import { Offer, OfferTemplate } from '../offers';
 import { notFound, validation } from '../../platform/errors';
 import { findPage, type PageRequest } from '../../platform/shared/listing';

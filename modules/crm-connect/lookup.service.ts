@@ -2,7 +2,7 @@ import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { Company } from '../companies';
-import { Lead } from '../../domain/leads/lead.entity';
+import { Lead } from '../leads';
 import { Person } from '../people';
 import { likePattern } from '../../platform/shared/listing';
 import { matchesPhone, normalizePhone, tailDigits, type NormalizedPhone } from './phone';

@@ -28,7 +28,7 @@ import {
   recordListExtras,
   relatedRecordView,
 } from './custom-objects.views';
-import { activityView } from '../../domain/timeline/timeline.schemas';
+import { activityView } from '../timeline';
 import { envelopes } from '../../platform/http/crud';
 import { imageResolver } from '../../platform/http/images';
 import { pageParams } from '../../platform/shared/list-query';

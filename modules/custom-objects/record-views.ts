@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
 import { Deal } from '../deals';
 import { notFound } from '../../platform/errors';
-import { Lead } from '../../domain/leads/lead.entity';
+import { Lead } from '../leads';
 import { Person } from '../people';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { CustomObjectRecordView } from './custom-objects.views';

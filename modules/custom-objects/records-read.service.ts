@@ -1,6 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { Activity } from '../../domain/timeline/activity.entity';
-import { serializeActivity } from '../../domain/timeline/timeline.service';
+import { Activity, serializeActivity } from '../timeline';
 import type { Company } from '../companies';
 import { validation } from '../../platform/errors';
 import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';

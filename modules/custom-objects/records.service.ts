@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { recordSystemActivity } from '../timeline';
 import { Company, type ImageResolver } from '../companies';
 import { conflict, DomainError, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';

@@ -2,12 +2,12 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { conflict, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { recordSystemActivity } from '../timeline';
 import { Company } from '../companies';
 import { assertCustomFieldValues } from '../custom-fields';
-import { Lead } from '../../domain/leads/lead.entity';
-import { Person } from '../people';
+import { Lead } from '../leads';
 import { User } from '../../domain/workspaces/user.entity';
+import { Person } from '../people';
 import {
   applyPatch,
   deleteWithEvent,

@@ -1,7 +1,6 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { Activity } from '../../domain/timeline/activity.entity';
-import { serializeActivity } from '../../domain/timeline/timeline.service';
+import { Activity, serializeActivity } from '../timeline';
 import type { Ctx } from '../../platform/context';
 import { lookup } from '../crm-connect';
 import { DomainError, notFound } from '../../platform/errors';

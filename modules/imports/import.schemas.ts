@@ -4,8 +4,8 @@ import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
 import { formatZodError } from '../../platform/shared/schemas';
 import { dateTimeView, idView } from '../../platform/shared/views';
 import { createCompanyBody } from '../companies';
+import { createLeadBody } from '../leads';
 import { createDealBody } from '../deals';
-import { createLeadBody } from '../../domain/leads/leads.schemas';
 import { createPersonBody } from '../people';
 
 /** Rows are validated one by one with the create endpoints' own schemas. */

@@ -3,7 +3,7 @@ import { parseDecimal, splitTags } from './values';
 import { MAX_CUSTOM_FIELDS, MAX_TAGS, objectId } from '../../platform/shared/schemas';
 import type { KeyTable } from './payload';
 import { idView, openObjectView } from '../../platform/shared/views';
-import { MAX_LEAD_NOTES, MAX_LEAD_VALUE } from '../../domain/leads/leads.schemas';
+import { MAX_LEAD_NOTES, MAX_LEAD_VALUE } from '../leads';
 import { ref } from '../../platform/references/refs';
 
 // Form posts send "" for blank inputs: empty and whitespace-only values count as "not given".

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../platform/context';
 import { DomainError, validation } from '../../platform/errors';
 import { createCompany, updateCompany, type Company, type CompanyInput, type ImageResolver } from '../companies';
+import { createLead } from '../leads';
 import { createPerson, linkPerson, updatePerson, type Person, type PersonInput } from '../people';
-import { createLead } from '../../domain/leads/leads.service';
 import { createDeal } from '../deals';
 import { inTransaction } from '../../platform/shared/tx';
 import { matchCompany, matchPersonByEmail } from './matching';

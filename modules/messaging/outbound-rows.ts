@@ -1,6 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import type { Activity } from '../../domain/timeline/activity.entity';
-import { serializeActivity } from '../../domain/timeline/timeline.service';
+import { type Activity, serializeActivity } from '../timeline';
 import type { FullRow } from '../../platform/orm/lean';
 import { outboxRow } from '../../platform/outbox/emit';
 import type { OutboundChannel, OutboundMessage } from './outbound-message.entity';

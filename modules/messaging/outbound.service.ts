@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { assertRefs } from '../../domain/timeline/references';
+import { assertRefs } from '../timeline';
 import { DomainError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { executeLean, insertRowsSql, leanQuery, type FullRow } from '../../platform/orm/lean';

@@ -9,7 +9,7 @@ export const noteResource = defineResource<Note>({
   entity: Note,
   load: getNote,
   view: serializeNote,
-  // Exactly one of these parents (domain/timeline/parents.ts NOTE_PARENT_FIELDS).
+  // Exactly one of these parents (modules/timeline/parents.ts NOTE_PARENT_FIELDS).
   parents: {
     company: 'company',
     personRef: 'person',

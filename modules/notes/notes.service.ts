@@ -6,10 +6,11 @@ import {
   removeLinkedActivities,
   syncLinkedActivity,
   type LinkedActivity,
-} from '../../domain/timeline/linked';
-import { NOTE_PARENT_FIELDS, parentEntityType } from '../../domain/timeline/parents';
-import { resolveParentRef } from '../../domain/timeline/parent-refs';
-import { linkColumns } from '../../domain/timeline/references';
+  NOTE_PARENT_FIELDS,
+  parentEntityType,
+  resolveParentRef,
+  linkColumns,
+} from '../timeline';
 import { applyPatch, deleteWithEvent } from '../../platform/shared/changes';
 import {
   dateWhere,

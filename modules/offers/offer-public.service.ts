@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import { isId } from '../../platform/ids';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { recordSystemActivity } from '../timeline';
 import { inboundCtx } from '../email';
 import { emit } from '../../platform/outbox/emit';
 import { inTransaction } from '../../platform/shared/tx';

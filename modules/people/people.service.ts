@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { recordSystemActivity } from '../timeline';
 import {
   Company,
   serializeCompany,

@@ -1,7 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
-import { assertRefs } from '../../domain/timeline/references';
+import { assertRefs } from '../timeline';
 import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { assertRefs } from '../../domain/timeline/references';
+import { assertRefs } from '../timeline';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { updateWithEvent, type Changes } from '../../platform/shared/changes';

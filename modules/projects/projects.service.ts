@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { assertRefs, assertUsers } from '../../domain/timeline/references';
+import { assertRefs, assertUsers } from '../timeline';
 import { assertCustomFieldValues } from '../custom-fields';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';

@@ -9,7 +9,7 @@ import { Company } from '../companies';
 import { Deal } from '../deals';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { Lead } from '../../domain/leads/lead.entity';
+import { Lead } from '../leads';
 import { emit } from '../../platform/outbox/emit';
 import { Person } from '../people';
 import { queuedRuns } from '../../platform/intake/queue-signal';

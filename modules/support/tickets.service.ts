@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
-import { assertRefs, assertUsers } from '../../domain/timeline/references';
+import { assertRefs, assertUsers } from '../timeline';
 import { Company } from '../companies';
 import { Person } from '../people';
 import { emit } from '../../platform/outbox/emit';

@@ -2,17 +2,10 @@ import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import type { EventPayload } from '../../platform/outbox/catalog';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { recordSystemActivity } from '../timeline';
 import { emitTagChanges, normalizeTags } from '../../platform/shared/changes';
-import type { Lead } from '../../domain/leads/lead.entity';
-import {
-  loadRecords,
-  RECORD_KINDS,
-  RECORD_TYPES,
-  rescoreChangedLeads,
-  tableOf,
-  type RecordType,
-} from '../../platform/shared/record-kinds';
+import { rescoreChangedLeads, type Lead } from '../leads';
+import { loadRecords, RECORD_KINDS, RECORD_TYPES, tableOf, type RecordType } from '../../platform/shared/record-kinds';
 import { inTransaction } from '../../platform/shared/tx';
 import type { BulkTagsResultView, TagCountView } from './tags.schemas';
 

@@ -11,7 +11,7 @@ export const taskResource = defineResource<Task>({
   ownedEntities: [TaskFlow],
   load: getTask,
   view: serializeTask,
-  // Exactly one of these parents (domain/timeline/parents.ts TASK_PARENT_FIELDS).
+  // Exactly one of these parents (modules/timeline/parents.ts TASK_PARENT_FIELDS).
   parents: {
     project: 'project',
     customObjectRecord: 'custom-object-record',

@@ -1,10 +1,14 @@
 import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../../domain/timeline/timeline.service';
-import { parentEntityType, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
-import { resolveParentRef } from '../../domain/timeline/parent-refs';
-import { assertUsers, linkColumns } from '../../domain/timeline/references';
+import {
+  recordSystemActivity,
+  parentEntityType,
+  TASK_PARENT_FIELDS,
+  resolveParentRef,
+  assertUsers,
+  linkColumns,
+} from '../timeline';
 import { assertCustomFieldValues } from '../custom-fields';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';

@@ -19,7 +19,7 @@ import { emailEvents } from '../../modules/email/email.events';
 import { extensionEvents } from '../../modules/extension/extension.events';
 import { fileEvents } from '../../domain/files/files.events';
 import { importEvents } from '../../modules/imports/imports.events';
-import { leadEvents } from '../../domain/leads/leads.events';
+import { leadEvents } from '../../modules/leads/leads.events';
 import { listEvents } from '../../modules/lists/lists.events';
 import { messagingEvents } from '../../modules/messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
@@ -32,7 +32,7 @@ import { sequenceEvents } from '../../modules/sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
 import { taskEvents } from '../../modules/tasks/tasks.events';
-import { timelineEvents } from '../../domain/timeline/timeline.events';
+import { timelineEvents } from '../../modules/timeline/timeline.events';
 import { userEvents } from '../../modules/users/users.events';
 
 /** Each feature's catalog under its folder name (a name declared twice fails the catalog test). */

@@ -1,11 +1,7 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../context';
-import { activeScoringRules, contactFacts } from '../../domain/leads/lead-scoring.service';
-import { scoreLead } from '../../domain/leads/scoring';
-import type { Lead } from '../../domain/leads/lead.entity';
-import { Person } from '../../modules/people';
 import { RESOURCES } from '../resources';
-import type { TimelineLink } from '../../domain/timeline/timeline.service';
+import type { TimelineLink } from '../../modules/timeline';
 import { toPlain } from './listing';
 import { RECORD_TYPES, type RecordType } from './record-types';
 
@@ -63,30 +59,6 @@ export async function loadRecords(
   const records = (await ctx.em.find(kind.entity, { _id: { $in: [...ids] } } as never)) as AnyRecord[];
   const found = new Set(records.map((r) => r._id));
   return { records, missing: ids.filter((id) => !found.has(id)) };
-}
-
-/**
- * Lead scores depend on tags and custom fields, so a write that changes them outside the lead
- * service (bulk tags) rescores the leads in the same flush. Returns the score changes per lead.
- */
-export async function rescoreChangedLeads(ctx: Ctx, leads: Lead[]): Promise<Map<string, { from: number; to: number }>> {
-  const changed = new Map<string, { from: number; to: number }>();
-  if (!leads.length) return changed;
-  const rules = await activeScoringRules(ctx.em);
-  const personIds = [...new Set(leads.map((l) => l.personRef).filter((id): id is string => Boolean(id)))];
-  const people = new Map(
-    (personIds.length ? await ctx.em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]),
-  );
-  for (const lead of leads) {
-    const result = scoreLead(rules, {
-      lead,
-      contact: contactFacts(lead.personRef ? people.get(lead.personRef) : null),
-    });
-    if (result.score !== lead.score) changed.set(lead._id, { from: lead.score, to: result.score });
-    lead.score = result.score;
-    lead.scoreBreakdown = result.breakdown;
-  }
-  return changed;
 }
 
 export type { AnyRecord };

@@ -62,7 +62,7 @@ export interface RecordSupport {
 
 /** Timeline (CRM activity feed) support: how timeline rows point at a record of this kind. */
 export interface TimelineSupport {
-  /** The reference kind timeline rows, tasks and notes use for it (domain/timeline/references.ts). */
+  /** The reference kind timeline rows, tasks and notes use for it (modules/timeline/references.ts). */
   refKind: string;
   /** The dedicated link column of timeline rows, when the kind has one. */
   linkColumn?: 'companyId' | 'personId' | 'leadId' | 'dealId';

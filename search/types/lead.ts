@@ -1,4 +1,4 @@
-import { Lead } from '../../domain/leads/lead.entity';
+import { Lead } from '../../modules/leads';
 import { defineSearchType, joinParts } from './definition';
 
 export const leadSearch = defineSearchType<Lead>({

@@ -8,7 +8,7 @@ import { OutboundMessage } from '../../modules/messaging/outbound-message.entity
 import { newId } from '../../platform/ids';
 import { executeLean, insertRowsSql } from '../../platform/orm/lean';
 import { ormConfig } from '../../platform/orm/config';
-import { Activity } from '../../domain/timeline/activity.entity';
+import { Activity } from '../../modules/timeline/activity.entity';
 import { eventsFor } from '../support/outbox';
 import { failing, ok, scripted, until } from '../support/transports';
 import { holding, world, type World } from '../support/bulk-send-world';

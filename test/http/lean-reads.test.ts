@@ -6,7 +6,7 @@ import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { factories, makeLead, makePerson } from '../support/factories';
 import { createContract, signerEmail } from '../../modules/contracts/__tests__/support';
 import { getPerson, serializePerson } from '../../modules/people/people.service';
-import { getLead, serializeLead } from '../../domain/leads/leads.service';
+import { getLead, serializeLead } from '../../modules/leads/leads.service';
 import { getDeal, serializeDeal } from '../../modules/deals/deals.service';
 import { getTask, serializeTask } from '../../modules/tasks/tasks.service';
 import { getOffer, serializeOffer } from '../../modules/offers/offers.service';

@@ -3,7 +3,7 @@ import {
   CustomFieldDefinition,
   type CustomFieldType,
 } from '../../modules/custom-fields/custom-field-definition.entity';
-import { Lead } from '../../domain/leads/lead.entity';
+import { Lead } from '../../modules/leads/lead.entity';
 import { User } from '../../domain/workspaces/user.entity';
 import { newId } from '../../platform/ids';
 

@@ -21,9 +21,9 @@ import { contextLoaders, loadEntityContext } from '../../modules/automations/eng
 import { lookupEntityInfo, lookupEntityTypes } from '../../modules/automations/engine/lookup';
 import { LOOKUP_ENTITY_TYPES } from '../../modules/automations/definition.schemas';
 import { normalizeEntity, TRIGGER_NAMESPACES } from '../../modules/automations/triggers';
-import { NOTE_PARENT_FIELDS, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
-import { ACTIVITY_ENTITY_TYPES } from '../../domain/timeline/timeline.schemas';
-import { linkColumns, type RefKind } from '../../domain/timeline/references';
+import { NOTE_PARENT_FIELDS, TASK_PARENT_FIELDS } from '../../modules/timeline/parents';
+import { ACTIVITY_ENTITY_TYPES } from '../../modules/timeline/timeline.schemas';
+import { linkColumns, type RefKind } from '../../modules/timeline/references';
 import { LIST_ENTITY_TYPES } from '../../modules/lists/list.entity';
 import { IMPORT_ENTITY_TYPES } from '../../modules/imports/import-run.entity';
 import { createFieldBody } from '../../modules/custom-objects/custom-objects.schemas';

@@ -5,7 +5,7 @@ import { safeFetch } from '../../../platform/net/safe-fetch';
 import { emit } from '../../../platform/outbox/emit';
 import { createRecord } from '../../../platform/shared/records';
 import { StoredFile } from '../file.entity';
-import { assertRefs } from '../../timeline/references';
+import { assertRefs } from '../../../modules/timeline';
 import { assertFolder, LINK_ENTITY_TYPES, linkFile, serializeFile, type LinkEntityType } from '../files.service';
 import { sanitizeFilename } from '../sniff';
 import type { CloudAccountView, CloudCreateView, FileView } from '../files.schemas';

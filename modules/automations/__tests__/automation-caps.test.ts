@@ -1,4 +1,4 @@
-import { Lead } from '../../../domain/leads/lead.entity';
+import { Lead } from '../../leads/lead.entity';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { createRecord } from '../../../platform/shared/records';

@@ -1,5 +1,5 @@
 import { SCOPES } from '../../../platform/context';
-import { createLead } from '../../../domain/leads/leads.service';
+import { createLead } from '../../leads/leads.service';
 import { Note } from '../../notes/note.entity';
 import { startExecution } from '../engine/start';
 import { executionWorkflowId } from '../automation-ids.pure';

@@ -3,7 +3,7 @@
 // the runs beyond the cap, the worker's starter starts them into the room as runs finish.
 import { SCOPES } from '../../../platform/context';
 import { queuedRuns } from '../../../platform/intake/queue-signal';
-import { createLead } from '../../../domain/leads/leads.service';
+import { createLead } from '../../leads/leads.service';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant } from '../../../test/support/app';
 import {

@@ -5,7 +5,7 @@
 import { SCOPES } from '../../../platform/context';
 import { DomainError } from '../../../platform/errors';
 import { newId } from '../../../platform/ids';
-import { createLead } from '../../../domain/leads/leads.service';
+import { createLead } from '../../leads/leads.service';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { startFromWebhook } from '../engine/manual';
 import { startExecution, startExecutions, type StartRequest } from '../engine/start';

@@ -4,8 +4,8 @@
  * schemas as the REST bodies and written through the domain services, so their events fire.
  */
 import type { z } from 'zod';
-import { createLeadBody, updateLeadBody } from '../../../domain/leads/leads.schemas';
-import { assertUsers } from '../../../domain/timeline/references';
+import { createLeadBody, updateLeadBody, createLead, updateLead } from '../../leads';
+import { assertUsers } from '../../timeline';
 import {
   createCompany,
   createCompanyBody,
@@ -15,10 +15,11 @@ import {
   updateCompanyBody,
   type ImageResolver,
 } from '../../companies';
-import { createDeal, createDealBody, moveDeal, updateDeal, updateDealBody } from '../../deals';
-import { createLead, updateLead } from '../../../domain/leads/leads.service';
 import { addToList, getList, removeFromList } from '../../lists';
 import { emit } from '../../../platform/outbox/emit';
+import { applyPatch } from '../../../platform/shared/changes';
+import { issuesOf } from '../../../platform/shared/zod-kit';
+import { createDeal, createDealBody, moveDeal, updateDeal, updateDealBody } from '../../deals';
 import {
   createPerson,
   createPersonBody,
@@ -27,14 +28,7 @@ import {
   updatePerson,
   updatePersonBody,
 } from '../../people';
-import { applyPatch } from '../../../platform/shared/changes';
-import { issuesOf } from '../../../platform/shared/zod-kit';
-import {
-  createRecordOf,
-  findObjectByIdOrSlug,
-  loadRecordForAutomation,
-  updateRecordOf,
-} from '../../custom-objects';
+import { createRecordOf, findObjectByIdOrSlug, loadRecordForAutomation, updateRecordOf } from '../../custom-objects';
 import {
   fail,
   recordIdOf,

@@ -4,10 +4,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../../companies';
-import { Deal } from '../../deals';
-import { Lead } from '../../../domain/leads/lead.entity';
-import { Person } from '../../people';
+import { Lead } from '../../leads';
 import { User } from '../../../domain/workspaces/user.entity';
+import { Deal } from '../../deals';
+import { Person } from '../../people';
 import { RESOURCES } from '../../../platform/resources';
 import type { AutomationSupport, ContextLinks } from '../../../platform/shared/resource';
 import { normalizeEntity } from '../triggers';

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Activity } from '../../../domain/timeline/activity.entity';
-import { listTimeline } from '../../../domain/timeline/timeline.service';
+import { Activity } from '../../timeline/activity.entity';
+import { listTimeline } from '../../timeline/timeline.service';
 import type { Ctx } from '../../../platform/context';
 import { DeliveryError } from '../delivery-error.port';
 import { sendEmail, type EmailDeps, type SendEmailInput } from '../../email/email.service';

@@ -5,7 +5,7 @@
  * the hand-over to SMTP (exactly one e-mail).
  */
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
-import { Lead } from '../../../domain/leads/lead.entity';
+import { Lead } from '../../leads/lead.entity';
 import { createMessagingDeps, type MessagingDeps } from '../../email/messaging-deps';
 import type { EmailMessage } from '../../messaging/messaging.port';
 import { Note } from '../../notes/note.entity';

@@ -4,7 +4,7 @@
  * length (SEQUENCE_WAIT_SCALE, honoured only under CRM_TEST): one hour of wait is 3.6 s.
  */
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
-import { Lead } from '../../../domain/leads/lead.entity';
+import { Lead } from '../../leads/lead.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import { SequenceEnrollment, SequenceStep } from '../sequence.entity';

@@ -5,7 +5,7 @@
  * waiting on the engine; a retried request (same Idempotency-Key) never enrolls twice; a workspace
  * with too many enrollments waiting to start is answered 429 with Retry-After.
  */
-import { Lead } from '../../../domain/leads/lead.entity';
+import { Lead } from '../../leads/lead.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { createRecord } from '../../../platform/shared/records';
 import { SequenceEnrollment, SequenceStep } from '../sequence.entity';

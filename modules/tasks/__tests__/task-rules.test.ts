@@ -1,5 +1,5 @@
 import { DomainError } from '../../../platform/errors';
-import { resolveParent, TASK_PARENT_FIELDS } from '../../../domain/timeline/parents';
+import { resolveParent, TASK_PARENT_FIELDS } from '../../timeline/parents';
 import { DEFAULT_TASK_FLOW, resolveStageStatus, stageOfStatus, statusOfStage, type TaskFlowShape } from '../task-rules';
 
 const flow = DEFAULT_TASK_FLOW;

@@ -2,11 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
 import { conflict, DomainError, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { Person } from '../../modules/people';
+import { Person } from '../people';
 import { applyPatch } from '../../platform/shared/changes';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
 import { conditionError, type ConditionOperator, type ContactFacts, type LeadFacts, type Subject } from './conditions';
+import type { Lead } from './lead.entity';
 import { LeadScoringRule } from './lead-scoring-rule.entity';
 import { scoreLead, type ScoreResult } from './scoring';
 import type { ScoringRuleInput, ScoringRuleView } from './lead-scoring.schemas';
@@ -152,4 +153,28 @@ export async function subjectFor(em: EntityManager, lead: LeadFacts): Promise<Su
 /** Score of one lead against the workspace's active rules (called on every create and update). */
 export async function computeScore(em: EntityManager, subject: Subject): Promise<ScoreResult> {
   return scoreLead(await activeScoringRules(em), subject);
+}
+
+/**
+ * Lead scores depend on tags and custom fields, so a write that changes them outside the lead
+ * service (bulk tags) rescores the leads in the same flush. Returns the score changes per lead.
+ */
+export async function rescoreChangedLeads(ctx: Ctx, leads: Lead[]): Promise<Map<string, { from: number; to: number }>> {
+  const changed = new Map<string, { from: number; to: number }>();
+  if (!leads.length) return changed;
+  const rules = await activeScoringRules(ctx.em);
+  const personIds = [...new Set(leads.map((l) => l.personRef).filter((id): id is string => Boolean(id)))];
+  const people = new Map(
+    (personIds.length ? await ctx.em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]),
+  );
+  for (const lead of leads) {
+    const result = scoreLead(rules, {
+      lead,
+      contact: contactFacts(lead.personRef ? people.get(lead.personRef) : null),
+    });
+    if (result.score !== lead.score) changed.set(lead._id, { from: lead.score, to: result.score });
+    lead.score = result.score;
+    lead.scoreBreakdown = result.breakdown;
+  }
+  return changed;
 }

@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as activities from '../../domain/timeline/entries.service';
-import { ACTIVITY_SUMMARY_FIELDS } from '../../domain/timeline/entries.service';
+import type { RouteFactory } from '../../api/app';
+import * as activities from './entries.service';
+import { ACTIVITY_SUMMARY_FIELDS } from './entries.service';
 import { project } from '../../platform/shared/list-query';
 import { created, ok, paged, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
-import {
-  activityReadView,
-  activityView,
-  createActivityBody,
-  listActivitiesQuery,
-} from '../../domain/timeline/timeline.schemas';
+import { activityReadView, activityView, createActivityBody, listActivitiesQuery } from './timeline.schemas';
 import { envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 

@@ -1,8 +1,8 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { factories, makeCompany } from '../support/factories';
-import { eventsFor } from '../support/outbox';
-import { expectCreated, expectError, expectRejectedCreate } from '../support/expect';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { factories, makeCompany } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
+import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,13 +1,5 @@
-import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
-import { Company } from '../../modules/companies';
-import { customObjectRecordResource } from '../../modules/custom-objects/custom-objects.resource';
-import { Deal } from '../../modules/deals';
-import { Lead } from '../leads/lead.entity';
-import { Person } from '../../modules/people';
-import { Project } from '../../modules/projects';
-import { User } from '../workspaces/user.entity';
 import type { RefKind } from './ref-kind';
 
 export type { RefKind } from './ref-kind';
@@ -21,16 +13,16 @@ const LABEL: Record<RefKind, string> = {
   customObjectRecord: 'custom object record',
 };
 
-// The one place to extend when projects and custom object records land: a kind without an
-// entity here has no records yet, so every id of it is unknown (400, never a dangling link).
-const ENTITY: Partial<Record<RefKind, EntityName<object>>> = {
-  company: Company as EntityName<object>,
-  person: Person as EntityName<object>,
-  lead: Lead as EntityName<object>,
-  deal: Deal as EntityName<object>,
-  project: Project as EntityName<object>,
-  // The manifest's entity: the module's index would import its services, which import the timeline (a cycle).
-  customObjectRecord: customObjectRecordResource.entity as EntityName<object>,
+// The ORM entity name of each kind's records (tenant-filtered counts by name). The timeline holds these data
+// references, not imports of the record modules: their services write timeline rows (they import the timeline),
+// so importing their entities made the cycles companies/people/leads/deals/projects/custom-objects → timeline → them.
+const ENTITY: Record<RefKind, string> = {
+  company: 'Company',
+  person: 'Person',
+  lead: 'Lead',
+  deal: 'Deal',
+  project: 'Project',
+  customObjectRecord: 'CustomObjectRecord',
 };
 
 export interface RefCheck {
@@ -43,8 +35,7 @@ export interface RefCheck {
 export async function assertRefs(ctx: Ctx, checks: readonly RefCheck[]): Promise<void> {
   for (const { field, kind, id } of checks) {
     if (!id) continue;
-    const entity = ENTITY[kind];
-    const found = entity ? await ctx.em.count(entity, { _id: id }) : 0;
+    const found = await ctx.em.count<{ _id: string }>(ENTITY[kind], { _id: id });
     if (!found) {
       const error = `no ${LABEL[kind]} with id ${id}`;
       throw validation(`${field}: ${error}`, [{ path: field, error }]);
@@ -56,7 +47,8 @@ export async function assertRefs(ctx: Ctx, checks: readonly RefCheck[]): Promise
 export async function assertUsers(ctx: Ctx, field: string, ids: readonly (string | null | undefined)[]): Promise<void> {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
   if (!wanted.length) return;
-  const found = await ctx.em.find(User, { _id: { $in: wanted } }, { fields: ['_id'] });
+  // The workspaces module's User, by ORM name like the record entities above (no import of a record module).
+  const found = await ctx.em.find<{ _id: string }, never, '_id'>('User', { _id: { $in: wanted } }, { fields: ['_id'] });
   const known = new Set(found.map((u) => u._id));
   const missing = wanted.find((id) => !known.has(id));
   if (missing)

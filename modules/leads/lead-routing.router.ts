@@ -1,8 +1,8 @@
-import type { RouteFactory } from '../app';
-import * as routing from '../../domain/leads/lead-routing.service';
+import type { RouteFactory } from '../../api/app';
+import * as routing from './lead-routing.service';
 import { crudRoutes } from '../../platform/http/crud';
 import { pageQuery } from '../../platform/shared/schemas';
-import { createRoutingRuleBody, routingRuleView, updateRoutingRuleBody } from '../../domain/leads/lead-routing.schemas';
+import { createRoutingRuleBody, routingRuleView, updateRoutingRuleBody } from './lead-routing.schemas';
 
 export const leadRoutingRoutes: RouteFactory = () =>
   crudRoutes({

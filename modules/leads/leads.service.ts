@@ -1,11 +1,10 @@
 import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
-import { Deal } from '../../modules/deals';
+import { recordSystemActivity } from '../timeline';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
-import { assertCustomFieldValues } from '../../modules/custom-fields';
+import { assertCustomFieldValues } from '../custom-fields';
 import {
   dateWhere,
   findPage,
@@ -147,11 +146,18 @@ export async function updateLead(
   return serializeLead(lead);
 }
 
-/** Deleting a lead unlinks the deals that referenced it; their own records stay. */
+/**
+ * Deleting a lead unlinks the deals that referenced it; their own records stay. Deals build on leads (a deal's
+ * leadRef names one; deals import leads), so the deals' rows are named by their ORM entity name, not imported.
+ */
 export async function deleteLead(ctx: Ctx, id: string): Promise<void> {
   const lead = await getLead(ctx, id);
   await inTransaction(ctx, async () => {
-    await ctx.em.nativeUpdate(Deal, { workspaceId: ctx.actor.workspaceId, leadRef: id }, { leadRef: null });
+    await ctx.em.nativeUpdate<{ workspaceId: string; leadRef: string | null }>(
+      'Deal',
+      { workspaceId: ctx.actor.workspaceId, leadRef: id },
+      { leadRef: null },
+    );
     await deleteWithEvent(
       ctx,
       lead,

@@ -1,17 +1,10 @@
 import type { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as leads from '../../domain/leads/leads.service';
-import { LEAD_SUMMARY_FIELDS } from '../../domain/leads/leads.schemas';
+import type { RouteFactory } from '../../api/app';
+import * as leads from './leads.service';
+import { LEAD_SUMMARY_FIELDS } from './leads.schemas';
 import { project } from '../../platform/shared/list-query';
-import { timelineRoutes } from './sub-lists';
-import {
-  createLeadBody,
-  getLeadQuery,
-  leadReadView,
-  leadView,
-  listLeadsQuery,
-  updateLeadBody,
-} from '../../domain/leads/leads.schemas';
+import { timelineRoutes } from '../../api/routes/sub-lists';
+import { createLeadBody, getLeadQuery, leadReadView, leadView, listLeadsQuery, updateLeadBody } from './leads.schemas';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../../platform/module';
-import type * as timelineRouter from '../../api/routes/timeline.router';
+import type * as timelineRouter from './timeline.router';
 import { activityResource } from './activities.resource';
 
 /** The CRM timeline (the spec's /activities rows). */
@@ -8,5 +8,5 @@ export const timelineModule = defineModule({
   name: 'timeline',
   resources: [activityResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../../api/routes/timeline.router') as typeof timelineRouter).timelineEntryRoutes],
+  routes: () => [(require('./timeline.router') as typeof timelineRouter).timelineEntryRoutes],
 });

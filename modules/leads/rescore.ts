@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { eventNames } from '../../platform/outbox/event-names';
 import type { Subscriber, SubscriberDeps } from '../../platform/outbox/subscriber';
-import { Person } from '../../modules/people';
+import { Person } from '../people';
 import { Lead } from './lead.entity';
 import { activeScoringRules, contactFacts, RULES_CHANGED_EVENT } from './lead-scoring.service';
 import { scoreChanged, scoreLead } from './scoring';

@@ -5,8 +5,8 @@ import {
   type Condition,
   type ConditionOperator,
   type Subject,
-} from '../../domain/leads/conditions';
-import { scoreChanged, scoreLead, type ScoringRuleLike } from '../../domain/leads/scoring';
+} from '../conditions';
+import { scoreChanged, scoreLead, type ScoringRuleLike } from '../scoring';
 
 let seq = 0;
 const rule = (

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { Note } from '../../modules/notes';
 import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
@@ -54,7 +53,8 @@ export async function createActivity(ctx: Ctx, input: ActivityInput): Promise<Ac
     { field: 'dealId', kind: 'deal', id: links.dealId },
     { field: 'leadId', kind: 'lead', id: links.leadId },
   ]);
-  if (input.noteRef && !(await ctx.em.count(Note, { _id: input.noteRef }))) {
+  // The notes module's Note, by ORM name: notes write their linked timeline rows (notes import the timeline).
+  if (input.noteRef && !(await ctx.em.count<{ _id: string }>('Note', { _id: input.noteRef }))) {
     throw validation(`noteRef: no note with id ${input.noteRef}`, [{ path: 'noteRef', error: 'no such note' }]);
   }
   const ownerId = input.ownerId ?? ctx.actor.userId;

@@ -1,8 +1,8 @@
-import type { RouteFactory } from '../app';
-import * as scoring from '../../domain/leads/lead-scoring.service';
+import type { RouteFactory } from '../../api/app';
+import * as scoring from './lead-scoring.service';
 import { crudRoutes } from '../../platform/http/crud';
 import { pageQuery } from '../../platform/shared/schemas';
-import { createScoringRuleBody, scoringRuleView, updateScoringRuleBody } from '../../domain/leads/lead-scoring.schemas';
+import { createScoringRuleBody, scoringRuleView, updateScoringRuleBody } from './lead-scoring.schemas';
 
 export const leadScoringRoutes: RouteFactory = () =>
   crudRoutes({

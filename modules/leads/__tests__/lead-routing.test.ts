@@ -1,14 +1,14 @@
-import { LeadRoutingRule } from '../../domain/leads/lead-routing-rule.entity';
-import { MAX_ROUTING_RULES } from '../../domain/leads/lead-routing.service';
-import { forkForWorkspace } from '../../platform/orm/tenant';
-import { createRecord } from '../../platform/shared/records';
-import { createUser } from '../../domain/workspaces/workspaces.service';
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeLead, unique } from '../support/factories';
-import { eventsFor } from '../support/outbox';
-import { expectError, expectRejectedCreate } from '../support/expect';
-import { workspaceCtx } from '../support/automations';
+import { LeadRoutingRule } from '../lead-routing-rule.entity';
+import { MAX_ROUTING_RULES } from '../lead-routing.service';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { createRecord } from '../../../platform/shared/records';
+import { createUser } from '../../../domain/workspaces/workspaces.service';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeLead, unique } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
+import { expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { workspaceCtx } from '../../../test/support/automations';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,13 +1,13 @@
-import { Activity } from '../../domain/timeline/activity.entity';
-import { CustomFieldDefinition } from '../../modules/custom-fields/custom-field-definition.entity';
-import { Deal } from '../../modules/deals/deal.entity';
-import { forkForWorkspace } from '../../platform/orm/tenant';
-import { createRecord } from '../../platform/shared/records';
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeCompany, makeLead, makePerson } from '../support/factories';
-import { eventsFor } from '../support/outbox';
-import { expectCreated, expectError, expectRejectedCreate } from '../support/expect';
+import { Activity } from '../../timeline/activity.entity';
+import { CustomFieldDefinition } from '../../custom-fields/custom-field-definition.entity';
+import { Deal } from '../../deals/deal.entity';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { createRecord } from '../../../platform/shared/records';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeCompany, makeLead, makePerson } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
+import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
