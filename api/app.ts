@@ -10,7 +10,7 @@ import type { MessagingDeps } from '../modules/email';
 import type { WorkflowPort } from '../domain/automations/engine/ports';
 import type { SequenceWorkflowPort } from '../modules/sequences';
 import type { SmsSchedulerPort } from '../modules/messaging';
-import type { CompanyRegistry } from '../domain/lookups/registry';
+import type { CompanyRegistry } from '../modules/lookups';
 import type { EidProvider } from '../modules/contracts';
 import type { SearchService } from '../search/search.service';
 import type { CustomObjectSearch } from '../search/custom-objects';

@@ -46,7 +46,7 @@ import { pricingModule } from '../modules/pricing/pricing.module';
 import { bookingsModule } from '../modules/bookings/bookings.module';
 import { supportModule } from '../modules/support/support.module';
 import { filesModule } from '../domain/files/files.module';
-import { lookupsModule } from '../domain/lookups/lookups.module';
+import { lookupsModule } from '../modules/lookups/lookups.module';
 import { extensionModule } from '../modules/extension/extension.module';
 import { contractsModule } from '../modules/contracts/contracts.module';
 import type { WorkflowKind } from '../platform/workflow-kinds';

@@ -35,12 +35,11 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'adapters/imap/imap-probe.ts → modules/email/imap.port.ts; adapters/imap/imap-source.ts → modules/email/imap.port.ts',
   'adapters → files':
     'adapters/storage/local-storage.ts → domain/files/signed-token.ts; adapters/storage/local-storage.ts → domain/files/storage.ts; +6 more',
-  'adapters → lookups':
-    'adapters/registry/cvr-registry.ts → domain/lookups/normalize.ts; adapters/registry/cvr-registry.ts → domain/lookups/registry.ts; +1 more',
+  'adapters → lookups': 'adapters/registry/cvr-registry.ts → modules/lookups/registry.port.ts',
   'adapters → messaging':
     'adapters/smtp/smtp-transport.ts → modules/messaging/delivery-error.port.ts; adapters/smtp/smtp-transport.ts → modules/messaging/messaging.port.ts; +2 more',
   'adapters → platform':
-    'adapters/ai/openai-compatible.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/net/safe-fetch.ts; +16 more',
+    'adapters/ai/openai-compatible.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/net/safe-fetch.ts; +17 more',
   'agents → api': 'modules/agents/agents.router.ts → api/app.ts',
   'agents → platform':
     'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +14 more',
@@ -61,13 +60,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
   'api → leads':
     'api/routes/lead-routing.router.ts → domain/leads/lead-routing.schemas.ts; api/routes/lead-routing.router.ts → domain/leads/lead-routing.service.ts; +4 more',
-  'api → lookups':
-    'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +7 more',
+  'api → lookups': 'api/app.ts → modules/lookups/index.ts; api/routes/people.router.ts → modules/lookups/index.ts',
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
   'api → people':
     'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
   'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +105 more',
+    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +101 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline':
@@ -95,7 +93,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → inbound': 'app/modules.ts → modules/inbound/inbound.module.ts',
   'app → leads': 'app/modules.ts → domain/leads/leads.module.ts',
   'app → lists': 'app/modules.ts → modules/lists/lists.module.ts',
-  'app → lookups': 'app/modules.ts → domain/lookups/lookups.module.ts',
+  'app → lookups': 'app/modules.ts → modules/lookups/lookups.module.ts',
   'app → messaging': 'app/modules.ts → modules/messaging/messaging.module.ts',
   'app → metrics': 'app/modules.ts → modules/metrics/metrics.module.ts',
   'app → notes': 'app/modules.ts → modules/notes/notes.module.ts',
@@ -168,12 +166,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals':
     'modules/companies/companies.service.ts → domain/deals/deal.entity.ts; modules/companies/companies.router.ts → domain/deals/deals.schemas.ts',
-  'companies → lookups':
-    'modules/companies/companies.schemas.ts → domain/lookups/lookups.schemas.ts; modules/companies/companies.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'companies → people':
     'modules/companies/companies.router.ts → domain/people/people.schemas.ts; modules/companies/companies.router.ts → domain/people/people.service.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +24 more',
+    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +28 more',
   'companies → timeline': 'modules/companies/companies.service.ts → domain/timeline/timeline.service.ts',
   'contracts → activities':
     'modules/contracts/contracts.module.ts → activities/deps.ts; modules/contracts/contract-envelope.workflow.ts → activities/index.ts',
@@ -255,10 +251,8 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/extension/extension-captures.router.ts → api/app.ts; modules/extension/extension-captures.router.ts → api/routes/files.router.ts; +1 more',
   'extension → files':
     'modules/extension/extension-captures.router.ts → domain/files/captures.schemas.ts; modules/extension/extension-captures.router.ts → domain/files/captures.service.ts',
-  'extension → lookups':
-    'modules/extension/extension.schemas.ts → domain/lookups/normalize.ts; modules/extension/extension.service.ts → domain/lookups/lookup.service.ts; +1 more',
   'extension → platform':
-    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +12 more',
+    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +14 more',
   'files → adapters':
     'domain/files/storage-factory.ts → adapters/storage/local-storage.ts; domain/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
   'files → api':
@@ -312,15 +306,14 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
     'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.service.ts → platform/context.ts; +20 more',
-  'lookups → api':
-    'domain/lookups/lookups.module.ts → api/routes/lookups.router.ts; domain/lookups/lookups.module.ts → api/routes/lookups.router.ts',
+  'lookups → api': 'modules/lookups/lookups.router.ts → api/app.ts',
   'lookups → companies':
-    'domain/lookups/avatar.service.ts → modules/companies/index.ts; domain/lookups/lookups.views.ts → modules/companies/index.ts; +2 more',
-  'lookups → images': 'domain/lookups/avatar.service.ts → modules/images/index.ts',
+    'modules/lookups/lookups.views.ts → modules/companies/index.ts; modules/lookups/avatar.service.ts → modules/companies/index.ts; +2 more',
+  'lookups → images': 'modules/lookups/avatar.service.ts → modules/images/index.ts',
   'lookups → people':
-    'domain/lookups/avatar.service.ts → domain/people/people.service.ts; domain/lookups/lookups.views.ts → domain/people/people.schemas.ts; +3 more',
+    'modules/lookups/lookup.service.ts → domain/people/people.service.ts; modules/lookups/lookup.service.ts → domain/people/person.entity.ts; +3 more',
   'lookups → platform':
-    'domain/lookups/lookups.module.ts → platform/module.ts; domain/lookups/avatar.service.ts → platform/context.ts; +7 more',
+    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +16 more',
   'messaging → activities':
     'modules/messaging/messaging.module.ts → activities/deps.ts; modules/messaging/sms-scheduled.workflow.ts → activities/index.ts',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
@@ -374,13 +367,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/people/people.module.ts → api/routes/people.router.ts; domain/people/people.module.ts → api/routes/people.router.ts',
   'people → automations': 'domain/people/people.resource.ts → domain/automations/engine/record-view.ts',
   'people → companies':
-    'domain/people/people.schemas.ts → modules/companies/index.ts; domain/people/people.service.ts → modules/companies/index.ts',
+    'domain/people/people.service.ts → modules/companies/index.ts; domain/people/people.schemas.ts → modules/companies/index.ts',
   'people → custom-fields': 'domain/people/people.service.ts → modules/custom-fields/index.ts',
   'people → deals':
     'domain/people/people.service.ts → domain/deals/deal.entity.ts; domain/people/people.service.ts → domain/deals/deals.service.ts',
-  'people → lookups': 'domain/people/people.schemas.ts → domain/lookups/lookups.schemas.ts',
   'people → platform':
-    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/person.entity.ts → platform/orm/base.ts; +19 more',
+    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/people.service.ts → platform/context.ts; +20 more',
   'people → timeline': 'domain/people/people.service.ts → domain/timeline/timeline.service.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
@@ -416,7 +408,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'platform/outbox/catalog.ts → domain/leads/leads.events.ts; platform/shared/record-kinds.ts → domain/leads/lead-scoring.service.ts; +3 more',
   'platform → lists':
     'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
-  'platform → lookups': 'platform/config.ts → domain/lookups/settings.ts',
+  'platform → lookups': 'platform/config.ts → modules/lookups/index.ts',
   'platform → messaging':
     'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +2 more',
   'platform → metrics': 'platform/orm/entities.ts → modules/metrics/index.ts',
@@ -540,7 +532,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
   'timeline → people': 'domain/timeline/references.ts → domain/people/person.entity.ts',
   'timeline → platform':
-    'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/references.ts → platform/context.ts; +24 more',
+    'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/timeline.service.ts → platform/context.ts; +24 more',
   'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',
   'timeline → workspaces': 'domain/timeline/references.ts → domain/workspaces/user.entity.ts',
   'users → api': 'modules/users/users.router.ts → api/app.ts',

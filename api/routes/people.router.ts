@@ -6,8 +6,7 @@ import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { route } from '../../platform/http/registry';
 import { childListRoute, timelineRoutes } from './sub-lists';
-import { personLookupQuery } from '../../domain/lookups/lookups.schemas';
-import { lookupPerson } from '../../domain/lookups/lookup.service';
+import { lookupPerson, personLookupQuery, personLookupView } from '../../modules/lookups';
 import {
   createPersonBody,
   getPersonQuery,
@@ -16,7 +15,6 @@ import {
   personView,
   updatePersonBody,
 } from '../../domain/people/people.schemas';
-import { personLookupView } from '../../domain/lookups/lookups.views';
 import { companyView } from '../../modules/companies';
 import { dealView } from '../../domain/deals/deals.schemas';
 import { crudRoutes, envelopes } from '../../platform/http/crud';

@@ -14,8 +14,7 @@ import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
-import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
-import { lookupCompany } from '../../domain/lookups/lookup.service';
+import { companyLookupQuery, companyLookupView, lookupCompany } from './company-lookup';
 import {
   companyReadView,
   companyView,
@@ -27,7 +26,6 @@ import {
   unlinkResultView,
   updateCompanyBody,
 } from './companies.schemas';
-import { companyLookupView } from '../../domain/lookups/lookups.views';
 import { personView } from '../../domain/people/people.schemas';
 import { dealView } from '../../domain/deals/deals.schemas';
 import { crudRoutes, envelopes } from '../../platform/http/crud';

@@ -1,22 +1,37 @@
 import { raw } from '@mikro-orm/core';
+import { z } from 'zod';
 import type { Ctx } from '../../platform/context';
-import { Company, serializeCompany } from '../../modules/companies';
-import { Person } from '../people/person.entity';
-import { serializePerson } from '../people/people.service';
-import type { NormalizedProfile } from './normalize';
-import type { CompanyLookupView, PersonLookupView } from './lookups.views';
+import { WEBSITE_DOMAIN_SQL, type NormalizedProfile } from '../../platform/shared/normalize';
+import { domainQuery, profileQuery } from '../../platform/shared/match-keys.schemas';
+import { Company } from './company.entity';
+import { companyView } from './companies.schemas';
+import { serializeCompany } from './companies.service';
 
-/**
- * The website's bare host in SQL, matching normalizeDomain for stored values. The same text is
- * indexed by migration 20261123220700 (an expression index is only used for an identical expression).
- */
-export const WEBSITE_DOMAIN_SQL = (alias: string): string =>
-  `regexp_replace(regexp_replace(regexp_replace(lower(${alias}."website"), '^[a-z][a-z0-9+.-]*://', ''), '[^a-z0-9.:-].*$', ''), '^www[0-9]{0,1}\\.|:[0-9]*$|\\.$', '', 'g')`;
+// GET /companies/lookup and the workspace company the registry match (lookups) starts from: a query on companies, so
+// companies owns it and the lookups module imports it (not the other way round).
 
 const websiteDomain = raw((alias: string) => WEBSITE_DOMAIN_SQL(alias));
 const emailDomainSql = raw((alias: string) => `split_part(lower(${alias}."email"), '@', 2)`);
 
 const none = { data: null, matched: false, matchedOn: null } as const;
+
+export const companyLookupQuery = z
+  .strictObject({
+    profile: profileQuery.optional().describe('professional-network profile URL of the company'),
+    domain: domainQuery.optional().describe('web domain or URL (www. and paths ignored)'),
+  })
+  .refine((q) => q.profile || q.domain, { message: 'give profile or domain', path: ['profile'] });
+
+/** GET /companies/lookup: the matching workspace company, or null (no match is not an error). */
+export const companyLookupView = z.object({
+  data: companyView.nullable(),
+  matched: z.boolean(),
+  matchedOn: z
+    .enum(['profile', 'domain'])
+    .nullable()
+    .describe('profile, or domain (website, else the company e-mail domain); null without a match'),
+});
+export type CompanyLookupView = z.infer<typeof companyLookupView>;
 
 /** The oldest company with the profile link, else with the website (or e-mail) domain. */
 export async function findCompanyByKeys(
@@ -43,9 +58,4 @@ export async function lookupCompany(
 ): Promise<CompanyLookupView> {
   const hit = await findCompanyByKeys(ctx, keys);
   return hit ? { data: serializeCompany(hit.company), matched: true, matchedOn: hit.matchedOn } : none;
-}
-
-export async function lookupPerson(ctx: Ctx, keys: { profile: NormalizedProfile }): Promise<PersonLookupView> {
-  const person = await ctx.em.findOne(Person, { profileUrl: keys.profile.url }, { orderBy: { createdAt: 'asc' } });
-  return person ? { data: serializePerson(person), matched: true, matchedOn: 'profile' } : none;
 }

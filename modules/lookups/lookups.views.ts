@@ -1,20 +1,9 @@
 import { z } from 'zod';
-import { companyView } from '../../modules/companies';
-import { personView } from '../people/people.schemas';
+import { companyView } from '../companies';
+import { personView } from '../../domain/people/people.schemas';
 import { idView } from '../../platform/shared/views';
 
-// Apart from lookups.schemas.ts: the record views import profileUrlField from there.
-
-/** GET /companies/lookup: the matching workspace company, or null (no match is not an error). */
-export const companyLookupView = z.object({
-  data: companyView.nullable(),
-  matched: z.boolean(),
-  matchedOn: z
-    .enum(['profile', 'domain'])
-    .nullable()
-    .describe('profile, or domain (website, else the company e-mail domain); null without a match'),
-});
-export type CompanyLookupView = z.infer<typeof companyLookupView>;
+// The company lookup's view is the companies module's (company-lookup.ts).
 
 /** GET /people/lookup: the person with the profile URL, or null. */
 export const personLookupView = z.object({

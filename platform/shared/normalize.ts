@@ -144,3 +144,10 @@ export function normalizeHandle(input: string | null | undefined): string | null
   const value = input?.trim().replace(/^@/, '').toLowerCase();
   return value ? value.slice(0, 200) : null;
 }
+
+/**
+ * The website's bare host in SQL, matching normalizeDomain for stored values. The same text is
+ * indexed by migration 20261123220700 (an expression index is only used for an identical expression).
+ */
+export const WEBSITE_DOMAIN_SQL = (alias: string): string =>
+  `regexp_replace(regexp_replace(regexp_replace(lower(${alias}."website"), '^[a-z][a-z0-9+.-]*://', ''), '[^a-z0-9.:-].*$', ''), '^www[0-9]{0,1}\\.|:[0-9]*$|\\.$', '', 'g')`;

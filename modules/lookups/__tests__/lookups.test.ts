@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 
 // A local registry (cvrapi.dk-shaped) and Gravatar-protocol avatar service stand in for the providers.
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);

@@ -1,10 +1,10 @@
-import type { RouteFactory } from '../app';
-import { findAvatar } from '../../domain/lookups/avatar.service';
-import { cvrMatchQuery } from '../../domain/lookups/lookups.schemas';
-import { avatarResultView, registryMatchView, webPresenceView } from '../../domain/lookups/lookups.views';
+import type { RouteFactory } from '../../api/app';
+import { findAvatar } from './avatar.service';
+import { cvrMatchQuery } from './lookups.schemas';
+import { avatarResultView, registryMatchView, webPresenceView } from './lookups.views';
 import { envelopes } from '../../platform/http/crud';
-import { matchRegistry } from '../../domain/lookups/registry-match.service';
-import { findWebPresence } from '../../domain/lookups/web-presence.service';
+import { matchRegistry } from './registry-match.service';
+import { findWebPresence } from './web-presence.service';
 import { imageResolver } from '../../platform/http/images';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';

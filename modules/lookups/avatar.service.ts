@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../../platform/context';
 import { DomainError } from '../../platform/errors';
-import type { ImageResolver } from '../../modules/companies';
-import { getPerson, serializePerson, updatePerson } from '../people/people.service';
-import { MAX_IMAGE_BYTES, assertMagic, imageTypeOf } from '../../modules/images';
+import type { ImageResolver } from '../companies';
+import { getPerson, serializePerson, updatePerson } from '../../domain/people/people.service';
+import { MAX_IMAGE_BYTES, assertMagic, imageTypeOf } from '../images';
 import { safeFetch as defaultFetch, type SafeFetch } from '../../platform/net/safe-fetch';
 import type { AvatarResultView } from './lookups.views';
 

@@ -1,9 +1,9 @@
 import type { Ctx } from '../../platform/context';
 import { DomainError } from '../../platform/errors';
-import { getCompany, updateCompany, serializeCompany, type ImageResolver } from '../../modules/companies';
-import { CompanyPerson, Person } from '../people/person.entity';
-import { emailDomain, isCompanyDomain } from './normalize';
-import type { CompanyRegistry, RegistryCompany } from './registry';
+import { getCompany, updateCompany, serializeCompany, type ImageResolver } from '../companies';
+import { CompanyPerson, Person } from '../../domain/people/person.entity';
+import { emailDomain, isCompanyDomain } from '../../platform/shared/normalize';
+import type { CompanyRegistry, RegistryCompany } from './registry.port';
 import type { WebPresenceView } from './lookups.views';
 
 type Field = 'website' | 'logoUrl' | 'profileUrl';

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../platform/context';
-import { emailDomain } from './normalize';
-import type { NormalizedProfile } from './normalize';
-import { findCompanyByKeys } from './lookup.service';
-import type { CompanyRegistry, RegistryCompany } from './registry';
+import { emailDomain } from '../../platform/shared/normalize';
+import type { NormalizedProfile } from '../../platform/shared/normalize';
+import { findCompanyByKeys } from '../companies';
+import type { CompanyRegistry, RegistryCompany } from './registry.port';
 import type { RegistryMatchView } from './lookups.views';
 
 const sameName = (a: string, b: string): boolean =>

@@ -4,7 +4,7 @@ import {
   normalizeDomain,
   normalizeHandle,
   normalizeProfileUrl,
-} from '../../../domain/lookups/normalize';
+} from '../../../platform/shared/normalize';
 import { parseRegistryAnswer } from '../../../adapters/registry/cvr-registry';
 
 describe('normalizeDomain', () => {

@@ -1,4 +1,20 @@
-/** The company-registry port; its HTTP adapter is adapters/registry/cvr-registry.ts. */
+/**
+ * The company-registry port with its settings and error; its HTTP adapter is adapters/registry/cvr-registry.ts, the
+ * loader of the settings lookupEnv (settings.ts).
+ */
+
+/** Registry and public-avatar settings (CVR_API_URL, CVR_API_TOKEN, CVR_API_COUNTRY, AVATAR_LOOKUP_URL). */
+export interface LookupEnv {
+  cvrApiUrl?: string;
+  cvrApiToken?: string;
+  /** Registry country code sent with every search (default dk). */
+  cvrCountry: string;
+  /** Base URL of the Gravatar-compatible avatar service (default https://www.gravatar.com); `off` disables it. */
+  avatarLookupUrl: string | null;
+}
+
+export const REGISTRY_NOT_CONFIGURED =
+  'company registry lookups are not configured: set CVR_API_URL (and CVR_API_TOKEN when the registry needs a key)';
 
 /** A company as the national registry (or an enrichment source behind the same contract) knows it. */
 export interface RegistryCompany {

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { normalizeDomain, normalizeProfileUrl } from './normalize';
 
+// The request fields of the keys records are matched on (normalize.ts): the company and person schemas store a
+// profile link, the record lookups (companies, people) and the registry match (lookups) query by profile or domain.
+
 /** A stored profile link: canonical URL, '' or null clears; anything else that is not a profile URL is a 400. */
 export const profileUrlField = z
   .string()
@@ -20,7 +23,8 @@ export const profileUrlField = z
     'professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query)',
   );
 
-const profileQuery = z
+/** A profile URL to look up, in canonical form. */
+export const profileQuery = z
   .string()
   .trim()
   .min(1)
@@ -34,7 +38,8 @@ const profileQuery = z
     return profile;
   });
 
-const domainQuery = z
+/** A web domain (or URL) to look up, as a bare host. */
+export const domainQuery = z
   .string()
   .trim()
   .min(1)
@@ -46,26 +51,4 @@ const domainQuery = z
       return z.NEVER;
     }
     return domain;
-  });
-
-export const companyLookupQuery = z
-  .strictObject({
-    profile: profileQuery.optional().describe('professional-network profile URL of the company'),
-    domain: domainQuery.optional().describe('web domain or URL (www. and paths ignored)'),
-  })
-  .refine((q) => q.profile || q.domain, { message: 'give profile or domain', path: ['profile'] });
-
-export const personLookupQuery = z.strictObject({
-  profile: profileQuery.describe('professional-network profile URL of the person'),
-});
-
-export const cvrMatchQuery = z
-  .strictObject({
-    profile: profileQuery.optional().describe('professional-network profile URL of the company'),
-    domain: domainQuery.optional().describe('web domain or URL'),
-    name: z.string().trim().min(1).max(300).optional().describe('exact company name (case-insensitive)'),
-  })
-  .refine((q) => q.profile || q.domain || q.name, {
-    message: 'give at least one of profile, domain, name',
-    path: ['profile'],
   });
