@@ -45,7 +45,7 @@ import { offersModule } from '../modules/offers/offers.module';
 import { pricingModule } from '../modules/pricing/pricing.module';
 import { bookingsModule } from '../modules/bookings/bookings.module';
 import { supportModule } from '../modules/support/support.module';
-import { filesModule } from '../domain/files/files.module';
+import { filesModule } from '../modules/files/files.module';
 import { lookupsModule } from '../modules/lookups/lookups.module';
 import { extensionModule } from '../modules/extension/extension.module';
 import { contractsModule } from '../modules/contracts/contracts.module';

@@ -35,7 +35,7 @@ import { customFieldResource } from '../modules/custom-fields/custom-fields.reso
 import { listResource } from '../modules/lists/lists.resource';
 import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';
 import { offerTypeResource } from '../modules/pricing/pricing.resource';
-import { fileResource } from '../domain/files/files.resource';
+import { fileResource } from '../modules/files/files.resource';
 
 // One line per kind (add lines, do not reorder: record kinds and export specs keep this order).
 export const RESOURCES: readonly ResourceManifest[] = [

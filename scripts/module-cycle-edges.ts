@@ -34,20 +34,19 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'adapters → email':
     'adapters/imap/imap-probe.ts → modules/email/imap.port.ts; adapters/imap/imap-source.ts → modules/email/imap.port.ts',
   'adapters → files':
-    'adapters/storage/local-storage.ts → domain/files/signed-token.ts; adapters/storage/local-storage.ts → domain/files/storage.ts; +6 more',
+    'adapters/storage/local-storage.ts → modules/files/storage.port.ts; adapters/storage/s3-storage.ts → modules/files/storage.port.ts; +2 more',
   'adapters → lookups': 'adapters/registry/cvr-registry.ts → modules/lookups/registry.port.ts',
   'adapters → messaging':
     'adapters/smtp/smtp-transport.ts → modules/messaging/delivery-error.port.ts; adapters/smtp/smtp-transport.ts → modules/messaging/messaging.port.ts; +2 more',
   'adapters → platform':
-    'adapters/ai/openai-compatible.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/net/safe-fetch.ts; +17 more',
+    'adapters/storage/s3-storage.ts → platform/errors.ts; adapters/storage/s3-storage.ts → platform/shared/content-disposition.ts; +18 more',
   'agents → api': 'modules/agents/agents.router.ts → api/app.ts',
   'agents → platform':
     'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +14 more',
   'ai → adapters': 'modules/ai/factory.ts → adapters/ai/openai-compatible.ts',
   'ai → platform':
     'modules/ai/ai-provider.port.ts → platform/errors.ts; modules/ai/factory.ts → platform/config.ts; +2 more',
-  'api → adapters':
-    'api/routes/files.router.ts → adapters/storage/local-storage.ts; api/routes/files.router.ts → adapters/storage/s3-storage.ts; +1 more',
+  'api → adapters': 'api/bootstrap.ts → adapters/registry/cvr-registry.ts',
   'api → app': 'api/routes/index.ts → app/modules.ts',
   'api → automations':
     'api/routes/automation-runs.router.ts → domain/automations/automation-runs.schemas.ts; api/routes/automation-runs.router.ts → domain/automations/automations.rules.ts; +14 more',
@@ -56,8 +55,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → deals':
     'api/routes/deals.router.ts → domain/deals/deals-list.ts; api/routes/deals.router.ts → domain/deals/deals.rules.ts; +6 more',
   'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
-  'api → files':
-    'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
   'api → leads':
     'api/routes/lead-routing.router.ts → domain/leads/lead-routing.schemas.ts; api/routes/lead-routing.router.ts → domain/leads/lead-routing.service.ts; +4 more',
   'api → lookups': 'api/app.ts → modules/lookups/index.ts; api/routes/people.router.ts → modules/lookups/index.ts',
@@ -65,7 +62,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → people':
     'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
   'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +101 more',
+    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +90 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline':
@@ -87,7 +84,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → email': 'app/modules.ts → modules/email/email.module.ts',
   'app → exports': 'app/modules.ts → modules/exports/exports.module.ts',
   'app → extension': 'app/modules.ts → modules/extension/extension.module.ts',
-  'app → files': 'app/modules.ts → domain/files/files.module.ts',
+  'app → files': 'app/modules.ts → modules/files/files.module.ts',
   'app → images': 'app/modules.ts → modules/images/images.module.ts',
   'app → imports': 'app/modules.ts → modules/imports/imports.module.ts',
   'app → inbound': 'app/modules.ts → modules/inbound/inbound.module.ts',
@@ -248,20 +245,18 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'exports → platform':
     'modules/exports/export-specs.ts → platform/resources.ts; modules/exports/export-specs.ts → platform/shared/record-kinds.ts; +13 more',
   'extension → api':
-    'modules/extension/extension-captures.router.ts → api/app.ts; modules/extension/extension-captures.router.ts → api/routes/files.router.ts; +1 more',
-  'extension → files':
-    'modules/extension/extension-captures.router.ts → domain/files/captures.schemas.ts; modules/extension/extension-captures.router.ts → domain/files/captures.service.ts',
+    'modules/extension/extension-captures.router.ts → api/app.ts; modules/extension/extension.router.ts → api/app.ts',
+  'extension → files': 'modules/extension/extension-captures.router.ts → modules/files/index.ts',
   'extension → platform':
-    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +14 more',
+    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.module.ts → platform/module.ts; +14 more',
   'files → adapters':
-    'domain/files/storage-factory.ts → adapters/storage/local-storage.ts; domain/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
+    'modules/files/storage-factory.ts → adapters/storage/local-storage.ts; modules/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
   'files → api':
-    'domain/files/files.module.ts → api/routes/files.router.ts; domain/files/files.module.ts → api/routes/files.router.ts; +2 more',
-  'files → extension': 'domain/files/captures.service.ts → modules/extension/index.ts',
+    'modules/files/files.router.ts → api/app.ts; modules/files/files-cloud.router.ts → api/app.ts; +1 more',
   'files → platform':
-    'domain/files/files.events.ts → platform/outbox/define-events.ts; domain/files/files.resource.ts → platform/shared/resource.ts; +38 more',
+    'modules/files/files.events.ts → platform/outbox/define-events.ts; modules/files/captures.service.ts → platform/context.ts; +50 more',
   'files → timeline':
-    'domain/files/file-links.ts → domain/timeline/references.ts; domain/files/files.service.ts → domain/timeline/references.ts; +2 more',
+    'modules/files/files.service.ts → domain/timeline/references.ts; modules/files/files.service.ts → domain/timeline/timeline.service.ts; +2 more',
   'images → api': 'modules/images/images.router.ts → api/app.ts',
   'images → platform':
     'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +5 more',
@@ -372,7 +367,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → deals':
     'domain/people/people.service.ts → domain/deals/deal.entity.ts; domain/people/people.service.ts → domain/deals/deals.service.ts',
   'people → platform':
-    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/people.service.ts → platform/context.ts; +20 more',
+    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/person.entity.ts → platform/orm/base.ts; +20 more',
   'people → timeline': 'domain/people/people.service.ts → domain/timeline/timeline.service.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
@@ -399,7 +394,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → extension':
     'platform/outbox/catalog.ts → modules/extension/extension.events.ts; platform/orm/entities.ts → modules/extension/index.ts',
   'platform → files':
-    'platform/outbox/catalog.ts → domain/files/files.events.ts; platform/config.ts → domain/files/settings.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/files/files.events.ts; platform/config.ts → modules/files/index.ts; +1 more',
   'platform → images':
     'platform/http/images.ts → modules/images/index.ts; platform/orm/entities.ts → modules/images/index.ts',
   'platform → imports':
@@ -532,7 +527,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
   'timeline → people': 'domain/timeline/references.ts → domain/people/person.entity.ts',
   'timeline → platform':
-    'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/timeline.service.ts → platform/context.ts; +24 more',
+    'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/references.ts → platform/context.ts; +24 more',
   'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',
   'timeline → workspaces': 'domain/timeline/references.ts → domain/workspaces/user.entity.ts',
   'users → api': 'modules/users/users.router.ts → api/app.ts',

@@ -2,10 +2,10 @@
 jest.setTimeout(300_000);
 import { createHash } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { startS3TestServer, type RunningS3 } from '../../infra/s3-test-server';
-import { fileStorageFor } from '../../domain/files/storage-factory';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { PNG_BYTES, uploadFile } from '../support/files';
+import { startS3TestServer, type RunningS3 } from '../../../infra/s3-test-server';
+import { fileStorageFor } from '../storage-factory';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { PNG_BYTES, uploadFile } from '../../../test/support/files';
 
 const LIMIT = 2048;
 let s3: RunningS3;

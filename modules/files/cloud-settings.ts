@@ -1,20 +1,6 @@
-/** Cloud storage providers from the environment (domain/files/settings.ts reads them once). */
-export interface CloudEnv {
-  onedrive: OAuthProviderEnv & { tenant: string; graphUrl: string; loginUrl: string };
-  googleDrive: OAuthProviderEnv & { tokenUrl: string; apiUrl: string };
-}
+import type { CloudEnv } from './cloud-provider.port';
 
-/**
- * One deployment-level connection per provider: an OAuth client and the refresh token of the
- * account it acts as (obtained once with the provider's consent flow). `workspaceIds` limits which
- * workspaces see it (empty = every workspace of the deployment).
- */
-export interface OAuthProviderEnv {
-  clientId?: string;
-  clientSecret?: string;
-  refreshToken?: string;
-  workspaceIds: string[];
-}
+export type { CloudEnv, OAuthProviderEnv } from './cloud-provider.port';
 
 export const CLOUD_ENV_VARS = {
   onedrive: ['ONEDRIVE_CLIENT_ID', 'ONEDRIVE_CLIENT_SECRET', 'ONEDRIVE_REFRESH_TOKEN'],

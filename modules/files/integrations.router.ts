@@ -1,10 +1,10 @@
-import type { RouteFactory } from '../app';
-import { listIntegrations, syncIntegration } from '../../domain/files/cloud/integrations.service';
+import type { RouteFactory } from '../../api/app';
+import { listIntegrations, syncIntegration } from './integrations.service';
 import { ok, paged, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
-import { integrationSyncResultView, integrationView } from '../../domain/files/cloud/integrations.views';
-import { CLOUD_PROVIDERS } from '../../domain/files/cloud/cloud-provider';
-import { integrationsQuery, syncBody } from '../../domain/files/files.schemas';
+import { integrationSyncResultView, integrationView } from './integrations.views';
+import { CLOUD_PROVIDERS } from './cloud-provider.port';
+import { integrationsQuery, syncBody } from './files.schemas';
 
 const section = 'Integrations';
 

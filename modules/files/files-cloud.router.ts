@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as cloud from '../../domain/files/cloud/cloud.service';
+import type { RouteFactory } from '../../api/app';
+import * as cloud from './cloud.service';
 import { created, paged, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import {
@@ -12,7 +12,7 @@ import {
   cloudItemView,
   cloudLinkBody,
   fileView,
-} from '../../domain/files/files.schemas';
+} from './files.schemas';
 import { read, write } from '../../platform/http/access';
 
 const section = 'Files';

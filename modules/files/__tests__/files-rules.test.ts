@@ -1,6 +1,6 @@
-import { sanitizeFilename, sniffContentType } from '../../../domain/files/sniff';
-import { UrlSigner } from '../../../domain/files/signed-token';
-import { fileEnv } from '../../../domain/files/settings';
+import { sanitizeFilename, sniffContentType } from '../sniff';
+import { UrlSigner } from '../signed-token';
+import { fileEnv } from '../settings';
 
 const b = (...parts: (number[] | string)[]): Uint8Array =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { expectError } from '../support/expect';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { expectError } from '../../../test/support/expect';
 
 /** A small Microsoft Graph (OneDrive) stand-in: OAuth refresh, drive, children, search, recent, items, create. */
 interface FakeItem {

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { UrlSigner } from '../../domain/files/signed-token';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { PNG_BYTES, uploadFile } from '../support/files';
-import { expectError } from '../support/expect';
+import { UrlSigner } from '../signed-token';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { PNG_BYTES, uploadFile } from '../../../test/support/files';
+import { expectError } from '../../../test/support/expect';
 
 const LIMIT = 1000;
 let app: TestApp;

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../../platform/module';
-import type * as filesRouter from '../../api/routes/files.router';
-import type * as integrationsRouter from '../../api/routes/integrations.router';
+import type * as filesRouter from './files.router';
+import type * as integrationsRouter from './integrations.router';
 import { fileResource } from './files.resource';
 import { fileEnv } from './settings';
 
@@ -11,8 +11,8 @@ export const filesModule = defineModule({
   resources: [fileResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
   routes: () => [
-    (require('../../api/routes/files.router') as typeof filesRouter).filesRoutes,
-    (require('../../api/routes/integrations.router') as typeof integrationsRouter).integrationsRoutes,
+    (require('./files.router') as typeof filesRouter).filesRoutes,
+    (require('./integrations.router') as typeof integrationsRouter).integrationsRoutes,
   ],
   settings: { section: 'files', load: fileEnv },
 });

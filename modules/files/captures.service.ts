@@ -6,17 +6,29 @@ import type { Ctx } from '../../platform/context';
 import { DomainError, validation } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { FileDeps } from './files.service';
-import type { LocalUploadTarget } from './storage';
+import type { LocalUploadTarget } from './storage.port';
 import { tooLarge } from './receive-upload';
 import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';
-import type { CaptureUploadsView } from '../../modules/extension';
+
+/** The presigned capture uploads (the extension's captureUploadsView documents them). */
+export interface CaptureUploads {
+  uploads: {
+    key: string;
+    contentType: keyof typeof CAPTURE_TYPES;
+    uploadUrl: string;
+    method: 'PUT';
+    headers: Record<string, string>;
+    expiresAt: string;
+    maxBytes: number;
+  }[];
+}
 
 /**
  * Signed PUT URLs for extension captures, one object key each under `captures/<workspaceId>/`.
  * The store enforces the type (signed header); the local store also enforces FILE_MAX_BYTES.
  */
-export async function presignCaptures(ctx: Ctx, deps: FileDeps, input: PresignInput): Promise<CaptureUploadsView> {
+export async function presignCaptures(ctx: Ctx, deps: FileDeps, input: PresignInput): Promise<CaptureUploads> {
   input.captures.forEach((c, i) => {
     if (c.size !== undefined && c.size > deps.maxBytes)
       throw new DomainError('too_large', `captures.${i}.size: larger than the ${deps.maxBytes}-byte upload limit`, {

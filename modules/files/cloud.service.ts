@@ -1,14 +1,14 @@
-import type { AppConfig } from '../../../platform/config';
-import type { Ctx } from '../../../platform/context';
-import { DomainError, validation } from '../../../platform/errors';
-import { safeFetch } from '../../../platform/net/safe-fetch';
-import { emit } from '../../../platform/outbox/emit';
-import { createRecord } from '../../../platform/shared/records';
-import { StoredFile } from '../file.entity';
-import { assertRefs } from '../../timeline/references';
-import { assertFolder, LINK_ENTITY_TYPES, linkFile, serializeFile, type LinkEntityType } from '../files.service';
-import { sanitizeFilename } from '../sniff';
-import type { CloudAccountView, CloudCreateView, FileView } from '../files.schemas';
+import type { AppConfig } from '../../platform/config';
+import type { Ctx } from '../../platform/context';
+import { DomainError, validation } from '../../platform/errors';
+import { safeFetch } from '../../platform/net/safe-fetch';
+import { emit } from '../../platform/outbox/emit';
+import { createRecord } from '../../platform/shared/records';
+import { StoredFile } from './file.entity';
+import { assertRefs } from '../../domain/timeline/references';
+import { assertFolder, LINK_ENTITY_TYPES, linkFile, serializeFile, type LinkEntityType } from './files.service';
+import { sanitizeFilename } from './sniff';
+import type { CloudAccountView, CloudCreateView, FileView } from './files.schemas';
 import {
   CLOUD_PROVIDERS,
   type BrowseQuery,
@@ -16,10 +16,10 @@ import {
   type CloudProviderId,
   type CloudStorageProvider,
   type CreateKind,
-} from './cloud-provider';
+} from './cloud-provider.port';
 import { CLOUD_ENV_VARS, type OAuthProviderEnv } from './cloud-settings';
-import { GoogleDriveProvider } from '../../../adapters/storage/cloud/google-drive';
-import { OneDriveProvider } from '../../../adapters/storage/cloud/onedrive';
+import { GoogleDriveProvider } from '../../adapters/storage/cloud/google-drive';
+import { OneDriveProvider } from '../../adapters/storage/cloud/onedrive';
 
 export const PROVIDER_LABELS: Record<CloudProviderId, string> = {
   onedrive: 'Microsoft OneDrive',

@@ -1,26 +1,16 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { TokenCheck, TokenPayload, UrlSigning } from './storage.port';
+
+export type { TokenCheck, TokenPayload } from './storage.port';
+
+const processKey = randomBytes(32).toString('hex');
 
 /**
  * Capability tokens of the local storage driver's URLs: `<base64url JSON>.<base64url HMAC-SHA256>`.
  * The payload names the object key, what the URL may do and when it expires; tampering with any
  * byte breaks the MAC (403), an intact but old token is expired (410).
  */
-export interface TokenPayload {
-  /** `get` (download) or `put` (direct upload). */
-  op: 'get' | 'put';
-  key: string;
-  /** Expiry, seconds since the epoch. */
-  exp: number;
-  /** Download name and type (get), or the type the upload must declare (put). */
-  name?: string;
-  type?: string;
-}
-
-export type TokenCheck = { ok: true; payload: TokenPayload } | { ok: false; reason: 'invalid' | 'expired' };
-
-const processKey = randomBytes(32).toString('hex');
-
-export class UrlSigner {
+export class UrlSigner implements UrlSigning {
   private readonly key: Buffer;
 
   constructor(secret: string | undefined) {

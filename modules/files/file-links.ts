@@ -1,4 +1,4 @@
-import type { RefKind } from '../timeline/references';
+import type { RefKind } from '../../domain/timeline/references';
 
 /** Record kinds a file can be linked to (API name → reference kind). */
 export const LINK_ENTITY_TYPES = {

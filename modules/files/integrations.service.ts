@@ -1,10 +1,10 @@
-import type { AppConfig } from '../../../platform/config';
-import type { Ctx } from '../../../platform/context';
-import { DomainError, notFound } from '../../../platform/errors';
-import { emit } from '../../../platform/outbox/emit';
-import { createRecord } from '../../../platform/shared/records';
-import { IntegrationSync, StoredFile } from '../file.entity';
-import { CLOUD_PROVIDERS, type CloudProviderId } from './cloud-provider';
+import type { AppConfig } from '../../platform/config';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { createRecord } from '../../platform/shared/records';
+import { IntegrationSync, StoredFile } from './file.entity';
+import { CLOUD_PROVIDERS, type CloudProviderId } from './cloud-provider.port';
 import type { IntegrationSyncResultView, IntegrationSyncView, IntegrationView } from './integrations.views';
 import { CLOUD_ENV_VARS } from './cloud-settings';
 import { PROVIDER_LABELS, isConfigured, isConnected, providerFor } from './cloud.service';

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import type { AppDeps, RouteFactory } from '../app';
+import type { AppDeps, RouteFactory } from '../../api/app';
 import type { Ctx } from '../../platform/context';
-import * as files from '../../domain/files/files.service';
-import * as folders from '../../domain/files/folders.service';
-import { contentDisposition } from '../../adapters/storage/s3-storage';
-import { ACTIVE_CONTENT_TYPES } from '../../domain/files/sniff';
-import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from '../../adapters/storage/local-storage';
-import { receiveSignedUpload } from '../../domain/files/captures.service';
-import type { StagedUpload } from '../../domain/files/receive-upload';
-import { fileStorageFor, localStorageFor } from '../../domain/files/storage-factory';
+import * as files from './files.service';
+import * as folders from './folders.service';
+import { contentDisposition } from '../../platform/shared/content-disposition';
+import { ACTIVE_CONTENT_TYPES } from './sniff';
+import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from './storage.port';
+import { receiveSignedUpload } from './captures.service';
+import type { StagedUpload } from './receive-upload';
+import { fileDeps, fileStorageFor, localStorageFor } from './storage-factory';
 import { DomainError } from '../../platform/errors';
 import { formatZodError } from '../../platform/shared/schemas';
 import { acknowledged, created, ok, paged, route, type Reply } from '../../platform/http/registry';
@@ -24,19 +24,10 @@ import {
   listFilesQuery,
   listFoldersQuery,
   signedUploadView,
-} from '../../domain/files/files.schemas';
+} from './files.schemas';
 import { read, write } from '../../platform/http/access';
 
 const section = 'Files';
-
-export function fileDeps(deps: AppDeps): files.FileDeps {
-  return {
-    storage: fileStorageFor(deps.config),
-    maxBytes: deps.config.files.maxBytes,
-    urlTtlSeconds: deps.config.files.urlTtlSeconds,
-    log: deps.log,
-  };
-}
 
 /** Link bodies are checked after the file is found, so another workspace's file id is 404 whatever the body. */
 async function linkInput(ctx: Ctx, id: string, body: unknown) {

@@ -1,5 +1,13 @@
 import type { Readable } from 'node:stream';
-import type { UrlSigner } from './signed-token';
+
+// The file storage port with its settings (S3Env) and the local driver's URL signer; adapters/storage/ implements it.
+
+/**
+ * Local paths served by the API (files.router.ts) for the local driver's signed URLs (outside /api/v1: the token is
+ * the credential).
+ */
+export const LOCAL_DOWNLOAD_PATH = '/api/files/download';
+export const LOCAL_UPLOAD_PATH = '/api/files/upload';
 
 /** A signed URL and when it stops working. */
 export interface SignedUrl {
@@ -47,9 +55,40 @@ export interface LocalObject {
 
 /** What receiving a local signed upload needs from the local driver (adapters/storage/local-storage.ts). */
 export interface LocalUploadTarget extends FileStorage {
-  readonly signer: UrlSigner;
+  readonly signer: UrlSigning;
   /** A folder on the same file system as the objects (a staged upload is renamed into place). */
   stagingDir(): string;
   /** The local driver moves the staged file into place and needs neither its size nor its type. */
   put(key: string, source: { path: string }): Promise<void>;
+}
+
+/** S3-compatible storage settings (S3_*; read by settings.ts). */
+export interface S3Env {
+  endpoint?: string;
+  bucket?: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+  /** S3_KEY_PREFIX: prepended to every object key (lets several deployments share a bucket). */
+  keyPrefix: string;
+}
+
+export interface TokenPayload {
+  /** `get` (download) or `put` (direct upload). */
+  op: 'get' | 'put';
+  key: string;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+  /** Download name and type (get), or the type the upload must declare (put). */
+  name?: string;
+  type?: string;
+}
+
+export type TokenCheck = { ok: true; payload: TokenPayload } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** Signs and checks the local driver's URL tokens (signed-token.ts: UrlSigner). */
+export interface UrlSigning {
+  sign(payload: TokenPayload): string;
+  verify(token: string, op: TokenPayload['op'], now?: Date): TokenCheck;
 }

@@ -1,5 +1,8 @@
 import path from 'node:path';
-import { cloudEnv, type CloudEnv } from './cloud/cloud-settings';
+import { cloudEnv, type CloudEnv } from './cloud-settings';
+import type { S3Env } from './storage.port';
+
+export type { S3Env } from './storage.port';
 
 /** File storage settings from the environment (read once by domain/config.ts; listed in the README). */
 export interface FileEnv {
@@ -16,17 +19,6 @@ export interface FileEnv {
   s3: S3Env;
   /** Cloud storage providers (ONEDRIVE_*, GOOGLE_DRIVE_*): domain/files/cloud/cloud-settings.ts. */
   cloud: CloudEnv;
-}
-
-export interface S3Env {
-  endpoint?: string;
-  bucket?: string;
-  region: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  forcePathStyle: boolean;
-  /** S3_KEY_PREFIX: prepended to every object key (lets several deployments share a bucket). */
-  keyPrefix: string;
 }
 
 export const DEFAULT_FILE_MAX_BYTES = 25 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 
 /**
  * A small Google Drive v3 stand-in: OAuth refresh, about, drives, files list (parents / name / recent), get, create.

@@ -4,8 +4,8 @@ import { conflict, notFound, validation } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { deleteWithEvent } from '../../platform/shared/changes';
 import { emit } from '../../platform/outbox/emit';
-import { assertRefs, linkColumns, type RefKind } from '../timeline/references';
-import { recordSystemActivity } from '../timeline/timeline.service';
+import { assertRefs, linkColumns, type RefKind } from '../../domain/timeline/references';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
 import { findPage, likePattern, toPlain, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { FileView, FileWithUrlView } from './files.schemas';
@@ -14,7 +14,7 @@ import { FileLink, Folder, StoredFile } from './file.entity';
 import { LINK_ENTITY_TYPES, type LinkEntityType } from './file-links';
 import { receiveUpload, type IncomingUpload, type StagedUpload } from './receive-upload';
 import { sanitizeFilename, sniffContentType } from './sniff';
-import type { FileStorage, SignedUrl } from './storage';
+import type { FileStorage, SignedUrl } from './storage.port';
 
 /** What the file use cases need beyond the request: the storage adapter and the limits. */
 export interface FileDeps {
