@@ -9,7 +9,7 @@
  * A composition file: the module files reach api/, activities/ and search/ (routers and activity files are required
  * on first use), so the core (domain services, manifests, config) never imports it.
  */
-import { workspacesModule } from '../domain/workspaces/workspaces.module';
+import { workspacesModule } from '../modules/workspaces/workspaces.module';
 import { companiesModule } from '../modules/companies/companies.module';
 import { peopleModule } from '../domain/people/people.module';
 import { leadsModule } from '../domain/leads/leads.module';

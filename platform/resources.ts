@@ -30,7 +30,7 @@ import { automationResource } from '../domain/automations/automations.resource';
 import { sequenceResource } from '../modules/sequences/sequences.resource';
 import { emailResource } from '../modules/email/email.resource';
 import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';
-import { userResource } from '../domain/workspaces/workspaces.resource';
+import { userResource } from '../modules/workspaces/workspaces.resource';
 import { customFieldResource } from '../modules/custom-fields/custom-fields.resource';
 import { listResource } from '../modules/lists/lists.resource';
 import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';

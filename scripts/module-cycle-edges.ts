@@ -29,7 +29,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'activities/actions/deps.ts → modules/sequences/index.ts; activities/actions/sequence.ts → modules/sequences/index.ts; +2 more',
   'activities → timeline':
     'activities/actions/records.ts → domain/timeline/references.ts; activities/actions/timeline.ts → domain/timeline/entries.service.ts',
-  'activities → workspaces': 'activities/actions/timeline.ts → domain/workspaces/user.entity.ts',
+  'activities → workspaces': 'activities/actions/timeline.ts → modules/workspaces/index.ts',
   'adapters → ai': 'adapters/ai/openai-compatible.ts → modules/ai/ai-provider.port.ts',
   'adapters → email':
     'adapters/imap/imap-probe.ts → modules/email/imap.port.ts; adapters/imap/imap-source.ts → modules/email/imap.port.ts',
@@ -62,13 +62,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → people':
     'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
   'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +90 more',
+    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +86 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline':
     'api/routes/sub-lists.ts → domain/timeline/timeline.schemas.ts; api/routes/sub-lists.ts → domain/timeline/timeline.service.ts; +2 more',
-  'api → workspaces':
-    'api/app.ts → domain/workspaces/authenticate.ts; api/routes/system.router.ts → domain/workspaces/whoami.service.ts; +3 more',
+  'api → workspaces': 'api/app.ts → modules/workspaces/index.ts; api/bootstrap.ts → modules/workspaces/index.ts',
   'app → agents': 'app/modules.ts → modules/agents/agents.module.ts',
   'app → automations':
     'app/modules.ts → domain/automations/automations.module.ts; app/housekeeping.ts → domain/automations/engine/skips.ts',
@@ -112,7 +111,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → users': 'app/modules.ts → modules/users/users.module.ts',
   'app → webhooks': 'app/modules.ts → modules/webhooks/webhooks.module.ts',
   'app → workspaces':
-    'app/modules.ts → domain/workspaces/workspaces.module.ts; app/housekeeping.ts → domain/workspaces/rate-limit.service.ts; +1 more',
+    'app/modules.ts → modules/workspaces/workspaces.module.ts; app/housekeeping.ts → modules/workspaces/index.ts',
   'automations → activities':
     'domain/automations/automations.module.ts → activities/automation.activities.ts; domain/automations/automations.module.ts → activities/automation.activities.ts; +1 more',
   'automations → api':
@@ -130,7 +129,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → platform':
     'domain/automations/automation.entity.ts → platform/orm/base.ts; domain/automations/node-data.schemas.ts → platform/references/refs.ts; +85 more',
   'automations → workspaces':
-    'domain/automations/engine/workspace.ts → domain/workspaces/user.entity.ts; domain/automations/engine/workspace.ts → domain/workspaces/workspace.entity.ts; +6 more',
+    'domain/automations/engine/workspace.ts → modules/workspaces/index.ts; domain/automations/engine/record-view.ts → modules/workspaces/index.ts; +5 more',
   'bookings → activities':
     'modules/bookings/bookings.module.ts → activities/deps.ts; modules/bookings/booking-approval.workflow.ts → activities/index.ts',
   'bookings → api':
@@ -145,7 +144,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → platform':
     'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +73 more',
   'bookings → workspaces':
-    'modules/bookings/booking-configs.service.ts → domain/workspaces/user.entity.ts; modules/bookings/approver-notices.ts → domain/workspaces/user.entity.ts; +2 more',
+    'modules/bookings/booking-configs.service.ts → modules/workspaces/index.ts; modules/bookings/approver-notices.ts → modules/workspaces/index.ts; +2 more',
   'calendar → api': 'modules/calendar/calendar-events.router.ts → api/app.ts',
   'calendar → automations': 'modules/calendar/calendar.resource.ts → domain/automations/engine/record-view.ts',
   'calendar → platform':
@@ -217,7 +216,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → platform':
     'domain/deals/deals.events.ts → platform/outbox/define-events.ts; domain/deals/deal.entity.ts → platform/orm/base.ts; +41 more',
   'deals → timeline': 'domain/deals/deals.service.ts → domain/timeline/timeline.service.ts',
-  'deals → workspaces': 'domain/deals/deals.service.ts → domain/workspaces/user.entity.ts',
+  'deals → workspaces': 'domain/deals/deals.service.ts → modules/workspaces/index.ts',
   'email → activities':
     'modules/email/email.module.ts → activities/deps.ts; modules/email/email-bulk.activities.ts → activities/lazy.ts; +1 more',
   'email → adapters':
@@ -239,7 +238,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → timeline':
     'modules/email/inbound.service.ts → domain/timeline/activity.entity.ts; modules/email/inbound.service.ts → domain/timeline/timeline.service.ts',
   'email → workspaces':
-    'modules/email/email-accounts.service.ts → domain/workspaces/user.entity.ts; modules/email/inbound.service.ts → domain/workspaces/user.entity.ts',
+    'modules/email/email-accounts.service.ts → modules/workspaces/index.ts; modules/email/inbound.service.ts → modules/workspaces/index.ts',
   'exports → api': 'modules/exports/export.router.ts → api/app.ts',
   'exports → lists': 'modules/exports/export.router.ts → modules/lists/index.ts',
   'exports → platform':
@@ -297,7 +296,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'leads → platform':
     'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +42 more',
   'leads → timeline': 'domain/leads/leads.service.ts → domain/timeline/timeline.service.ts',
-  'leads → workspaces': 'domain/leads/refs.ts → domain/workspaces/user.entity.ts',
+  'leads → workspaces': 'domain/leads/refs.ts → modules/workspaces/index.ts',
   'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
     'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.service.ts → platform/context.ts; +20 more',
@@ -324,8 +323,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; modules/messaging/delivery-error.port.ts → platform/errors.ts; +66 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → domain/timeline/references.ts; modules/messaging/outbound-rows.ts → domain/timeline/activity.entity.ts; +3 more',
-  'messaging → workspaces':
-    'modules/messaging/sms-inbound.service.ts → domain/workspaces/user.entity.ts; modules/messaging/sms-inbound.service.ts → domain/workspaces/workspace.entity.ts',
+  'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',
   'metrics → api': 'modules/metrics/metrics.router.ts → api/app.ts',
   'metrics → platform':
     'modules/metrics/metrics.module.ts → platform/module.ts; modules/metrics/metrics.router.ts → platform/http/access.ts; +7 more',
@@ -432,12 +430,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → webhooks':
     'platform/config.ts → modules/webhooks/index.ts; platform/resources.ts → modules/webhooks/webhooks.resource.ts; +1 more',
   'platform → workspaces':
-    'platform/resources.ts → domain/workspaces/workspaces.resource.ts; platform/http/auth.ts → domain/workspaces/authenticate.ts; +4 more',
+    'platform/resources.ts → modules/workspaces/workspaces.resource.ts; platform/http/auth.ts → modules/workspaces/index.ts; +1 more',
   'presets → api':
     'modules/presets/dashboard-layouts.router.ts → api/app.ts; modules/presets/filter-presets.router.ts → api/app.ts',
   'presets → platform':
     'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +21 more',
-  'presets → workspaces': 'modules/presets/sharing.ts → domain/workspaces/user.entity.ts',
+  'presets → workspaces': 'modules/presets/sharing.ts → modules/workspaces/index.ts',
   'pricing → api':
     'modules/pricing/calculators.router.ts → api/app.ts; modules/pricing/offer-types.router.ts → api/app.ts',
   'pricing → platform':
@@ -459,7 +457,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'reports → platform':
     'modules/reports/reports.module.ts → platform/module.ts; modules/reports/reports.router.ts → platform/http/crud.ts; +11 more',
   'reports → workspaces':
-    'modules/reports/report-sql.ts → domain/workspaces/workspace.entity.ts; modules/reports/users-report.ts → domain/workspaces/user.entity.ts',
+    'modules/reports/report-sql.ts → modules/workspaces/index.ts; modules/reports/users-report.ts → modules/workspaces/index.ts',
   'search → api':
     'search/search.module.ts → api/routes/search.router.ts; search/search.module.ts → api/routes/search.router.ts',
   'search → companies': 'search/types/company.ts → modules/companies/index.ts',
@@ -474,7 +472,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → projects': 'search/types/project.ts → modules/projects/index.ts',
   'search → support': 'search/types/support-ticket.ts → modules/support/index.ts',
   'search → tasks': 'search/types/task.ts → modules/tasks/index.ts',
-  'search → workspaces': 'search/reindex.ts → domain/workspaces/workspace.entity.ts',
+  'search → workspaces': 'search/reindex.ts → modules/workspaces/index.ts',
   'sequences → activities':
     'modules/sequences/sequences.module.ts → activities/deps.ts; modules/sequences/sequence.activities.ts → activities/actions/records.ts; +4 more',
   'sequences → ai':
@@ -529,12 +527,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'timeline → platform':
     'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/references.ts → platform/context.ts; +24 more',
   'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',
-  'timeline → workspaces': 'domain/timeline/references.ts → domain/workspaces/user.entity.ts',
+  'timeline → workspaces': 'domain/timeline/references.ts → modules/workspaces/index.ts',
   'users → api': 'modules/users/users.router.ts → api/app.ts',
   'users → platform':
     'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +11 more',
   'users → workspaces':
-    'modules/users/users.module.ts → domain/workspaces/workspaces.resource.ts; modules/users/users.service.ts → domain/workspaces/user.entity.ts',
+    'modules/users/users.module.ts → modules/workspaces/workspaces.resource.ts; modules/users/users.service.ts → modules/workspaces/index.ts',
   'webhooks → activities':
     'modules/webhooks/webhooks.module.ts → activities/deps.ts; modules/webhooks/webhook-delivery.workflow.ts → activities/index.ts',
   'webhooks → adapters':
@@ -542,8 +540,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'webhooks → api': 'modules/webhooks/webhooks.router.ts → api/app.ts',
   'webhooks → platform':
     'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +39 more',
-  'workspaces → api':
-    'domain/workspaces/workspaces.module.ts → api/routes/system.router.ts; domain/workspaces/workspaces.module.ts → api/routes/system.router.ts',
+  'workspaces → api': 'modules/workspaces/system.router.ts → api/app.ts',
   'workspaces → platform':
-    'domain/workspaces/user.entity.ts → platform/context.ts; domain/workspaces/user.entity.ts → platform/orm/base.ts; +24 more',
+    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +28 more',
 };

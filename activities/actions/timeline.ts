@@ -5,7 +5,7 @@
 import { createActivity } from '../../domain/timeline/entries.service';
 import { createEvent, CalendarEvent, type EventType } from '../../modules/calendar';
 import { createNote } from '../../modules/notes';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../../modules/workspaces';
 import { parseDateInput, zonedParts, zonedToInstant } from '../../platform/shared/zoned-time.pure';
 import type { Context } from '../../domain/automations/engine/types';
 import { phoneOf } from './recipients';

@@ -7,7 +7,7 @@ import { Company } from '../../modules/companies';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
-import { User } from '../workspaces/user.entity';
+import { User } from '../../modules/workspaces';
 import {
   applyPatch,
   deleteWithEvent,

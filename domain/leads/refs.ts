@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { Company } from '../../modules/companies';
 import { Person } from '../people/person.entity';
-import { User } from '../workspaces/user.entity';
+import { User } from '../../modules/workspaces';
 
 // References are looked up through the workspace-bound EM: another workspace's id is "no such record".
 

@@ -7,7 +7,7 @@ import { Deal } from '../deals/deal.entity';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { Project } from '../../modules/projects';
-import { User } from '../workspaces/user.entity';
+import { User } from '../../modules/workspaces';
 import type { RefKind } from './ref-kind';
 
 export type { RefKind } from './ref-kind';

@@ -12,7 +12,7 @@ import { emit } from '../../platform/outbox/emit';
 import { Person } from '../../domain/people/person.entity';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
 import { inboundSecretMatches } from './email-accounts.service';

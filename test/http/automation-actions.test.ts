@@ -1,6 +1,6 @@
 import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { createUser } from '../../domain/workspaces/workspaces.service';
+import { createUser } from '../../modules/workspaces/workspaces.service';
 import type { Tenant } from '../support/app';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 import { eventsFor } from '../support/outbox';

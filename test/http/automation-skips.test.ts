@@ -10,7 +10,7 @@ import { forkForWorkspace } from '../../platform/orm/tenant';
 import { startFromWebhook } from '../../domain/automations/engine/manual';
 import { startExecution, startExecutions, type StartRequest } from '../../domain/automations/engine/start';
 import { pruneSkips } from '../../domain/automations/engine/skips';
-import { setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
+import { setWorkspaceStatus } from '../../modules/workspaces/workspaces.service';
 import type { Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
 import { withEngine } from '../support/engine-suite';

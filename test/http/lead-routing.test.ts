@@ -2,7 +2,7 @@ import { LeadRoutingRule } from '../../domain/leads/lead-routing-rule.entity';
 import { MAX_ROUTING_RULES } from '../../domain/leads/lead-routing.service';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createRecord } from '../../platform/shared/records';
-import { createUser } from '../../domain/workspaces/workspaces.service';
+import { createUser } from '../../modules/workspaces/workspaces.service';
 import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { makeLead, unique } from '../support/factories';

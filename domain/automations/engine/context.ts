@@ -7,7 +7,7 @@ import { Company } from '../../../modules/companies';
 import { Deal } from '../../deals/deal.entity';
 import { Lead } from '../../leads/lead.entity';
 import { Person } from '../../people/person.entity';
-import { User } from '../../workspaces/user.entity';
+import { User } from '../../../modules/workspaces';
 import { RESOURCES } from '../../../platform/resources';
 import type { AutomationSupport, ContextLinks } from '../../../platform/shared/resource';
 import { normalizeEntity } from '../triggers';

@@ -9,7 +9,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { groupCommit } from '../../intake/group-commit';
 import { START_QUEUE_CHANNEL } from '../../intake/queue-signal';
 import { leanQuery } from '../../../platform/orm/lean';
-import { rateWindows } from '../../workspaces/rate-limit.service';
+import { rateWindows } from '../../../modules/workspaces';
 
 /** One call of the batch: the run's row and what its automation was checked against. */
 export interface GuardedRow {

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deal } from '../../deals/deal.entity';
 import { FlowStage } from '../../deals/flow.entity';
 import type { Person } from '../../people/person.entity';
-import type { User } from '../../workspaces/user.entity';
+import type { User } from '../../../modules/workspaces';
 
 const INTERNAL = new Set(['workspaceId', 'scoreBreakdown', 'conversation', 'transcriptText']);
 

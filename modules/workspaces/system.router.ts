@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
+import type { RouteFactory } from '../../api/app';
 import { DomainError } from '../../platform/errors';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../../platform/shared/unavailable';
-import { whoamiView } from '../../domain/workspaces/workspaces.views';
+import { whoamiView } from './workspaces.views';
 import { envelopes, publicRoute } from '../../platform/http/crud';
 import { ok, route } from '../../platform/http/registry';
-import { getWhoami } from '../../domain/workspaces/whoami.service';
+import { getWhoami } from './whoami.service';
 
 const PROBE_TIMEOUT_MS = 2000;
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../api/app';
-import { ok, route } from '../../platform/http/registry';
-import { revokeApiKey } from '../../domain/workspaces/api-keys.service';
-import { setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
-import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { expectError } from '../support/expect';
+import { createApp } from '../../../api/app';
+import { ok, route } from '../../../platform/http/registry';
+import { revokeApiKey } from '../api-keys.service';
+import { setWorkspaceStatus } from '../workspaces.service';
+import { HttpClient, startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,11 +1,11 @@
 import net from 'node:net';
 import pg from 'pg';
-import { hashKey } from '../../domain/workspaces/api-keys.service';
-import type { Authenticated } from '../../domain/workspaces/authenticate';
-import { createKeyCache } from '../../domain/workspaces/key-cache';
-import { createLogger } from '../../platform/logger';
-import { HttpClient, startTestApp, type TestApp } from '../support/app';
-import { startTcpProxy } from '../support/tcp-proxy';
+import { hashKey } from '../api-keys.service';
+import type { Authenticated } from '../authenticate';
+import { createKeyCache } from '../key-cache';
+import { createLogger } from '../../../platform/logger';
+import { HttpClient, startTestApp, type TestApp } from '../../../test/support/app';
+import { startTcpProxy } from '../../../test/support/tcp-proxy';
 
 // Two API processes' worth of apps in one jest process: each has its own key cache and LISTEN connection.
 let a: TestApp;

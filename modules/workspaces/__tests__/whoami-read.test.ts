@@ -1,12 +1,12 @@
 // GET /api/v1/whoami reads the workspace and the key's user in one statement without the ORM
-// (domain/workspaces/whoami.service.ts): the answer must be what the ORM-loaded entities give, and
+// (modules/workspaces/whoami.service.ts): the answer must be what the ORM-loaded entities give, and
 // the user is only ever found inside the workspace bound to the request.
-import type { Tenant, TestApp } from '../support/app';
-import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
-import { getWhoami } from '../../domain/workspaces/whoami.service';
-import { User } from '../../domain/workspaces/user.entity';
-import { Workspace } from '../../domain/workspaces/workspace.entity';
-import { forkForWorkspace } from '../../platform/orm/tenant';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { ownerReadCtx, withTwoTenants } from '../../../test/support/two-tenants';
+import { getWhoami } from '../whoami.service';
+import { User } from '../user.entity';
+import { Workspace } from '../workspace.entity';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 
 let app: TestApp;
 let t: Tenant;

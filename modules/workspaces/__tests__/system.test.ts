@@ -1,5 +1,5 @@
-import { startTestApp, type TestApp } from '../support/app';
-import { expectError } from '../support/expect';
+import { startTestApp, type TestApp } from '../../../test/support/app';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 beforeAll(async () => {
