@@ -95,9 +95,9 @@ module.exports = {
           // createAccountTransports (one pooled SMTP transport per mailbox row) and testEmailAccount (its probes).
           '^modules/email/account-transports\\.ts$',
           // fileStorageFor / localStorageFor: the S3 or local store FILE_STORAGE selects.
-          '^domain/files/storage-factory\\.ts$',
+          '^modules/files/storage-factory\\.ts$',
           // providerFor: the OneDrive or Google Drive provider, built once per config.
-          '^domain/files/cloud/cloud\\.service\\.ts$',
+          '^modules/files/cloud\\.service\\.ts$',
           // createAiProvider: the OpenAI-compatible provider AI_* configures.
           '^modules/ai/factory\\.ts$',
           // Not factories: the outbox subscriber and the retry attempt call the HTTP sender directly (no sender

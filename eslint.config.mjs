@@ -1,6 +1,6 @@
 // Pragmatic rule set: correctness rules only (no style). Type-aware rules catch unhandled promises;
 // import restrictions keep workflow code inside Temporal's deterministic sandbox (house rule 4) and
-// keep domain/ free of Koa and Temporal (house rule 2).
+// keep platform/ free of Koa and Temporal (house rule 2).
 import { builtinModules } from 'node:module';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
@@ -73,10 +73,10 @@ const workflowSandboxPatterns = [
     allowTypeImports: true,
   },
   {
-    // domain/ does I/O, except the workflow registry, every `*.messages.ts` (a kind's input and
+    // platform/ and app/ do I/O, except the workflow registry, every `*.messages.ts` (a kind's input and
     // message descriptors, workflow-safe by their own rule below) and every `*.pure.ts` (under this
     // rule). A regex: gitignore-style groups cannot re-include files below an excluded folder.
-    regex: '(^|/)(domain|platform|app)(/(?!shared/wait-duration$|workflow-kinds$|[\\w/-]+\\.(messages|pure)$).*)?$',
+    regex: '(^|/)(platform|app)(/(?!shared/wait-duration$|workflow-kinds$|[\\w/-]+\\.(messages|pure)$).*)?$',
     message: workflowSandboxMessage,
     allowTypeImports: true,
   },
@@ -160,9 +160,9 @@ export default defineConfig(
   },
 
   {
-    files: ['domain/**/*.ts', 'platform/**/*.ts'],
-    // platform/http is the Koa kit and platform/temporal the Temporal client adapters: the rest of platform/ is
-    // held to the same rule as domain/. A `*.pure.ts` is under the (stricter) workflow sandbox rule above instead.
+    files: ['platform/**/*.ts'],
+    // platform/http is the Koa kit and platform/temporal the Temporal client adapters: the rest of platform/ imports
+    // neither Koa nor Temporal (house rule 2). A `*.pure.ts` is under the (stricter) workflow sandbox rule above instead.
     ignores: ['platform/http/**', 'platform/temporal/**', '**/*.pure.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -172,19 +172,19 @@ export default defineConfig(
             {
               group: ['koa', 'koa-*', '@koa/*'],
               message:
-                'domain/ never imports Koa or @temporalio/* (house rule 2): take what you need as a parameter or port.',
+                'platform/ (outside http/ and temporal/) never imports Koa or @temporalio/* (house rule 2): take what you need as a parameter or port.',
             },
             {
               regex: '^@temporalio/(?!workflow$)',
               message:
-                'domain/ never imports Koa or @temporalio/* (house rule 2): take what you need as a parameter or port.',
+                'platform/ (outside http/ and temporal/) never imports Koa or @temporalio/* (house rule 2): take what you need as a parameter or port.',
             },
             {
               // The message descriptor types (SignalDefinition, …) are the port's vocabulary; the
               // descriptors themselves are defined in `*.messages.ts` only (their own rule below).
               group: ['@temporalio/workflow'],
               message:
-                'domain/ imports @temporalio/workflow for types only; define signals, updates and queries in a `<kind>.messages.ts`.',
+                'platform/ imports @temporalio/workflow for types only; define signals, updates and queries in a `<kind>.messages.ts`.',
               allowTypeImports: true,
             },
           ],
@@ -194,9 +194,9 @@ export default defineConfig(
   },
 
   {
-    // A `*.pure.ts` in domain/: the workflow sandbox rule, and its relative imports by value are other `*.pure.ts`
-    // or `*.messages.ts` files only (the domain/ regex above sees no sibling such as '../config').
-    files: ['domain/**/*.pure.ts'],
+    // A `*.pure.ts` in platform/: the workflow sandbox rule, and its relative imports by value are
+    // other `*.pure.ts` or `*.messages.ts` files only (the regexes above see no sibling such as '../config').
+    files: ['platform/**/*.pure.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

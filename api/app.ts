@@ -10,14 +10,14 @@ import type { MessagingDeps } from '../modules/email';
 import type { WorkflowPort } from '../platform/workflow-port';
 import type { SequenceWorkflowPort } from '../modules/sequences';
 import type { SmsSchedulerPort } from '../modules/messaging';
-import type { CompanyRegistry } from '../domain/lookups/registry';
+import type { CompanyRegistry } from '../modules/lookups';
 import type { EidProvider } from '../modules/contracts';
 import type { SearchService } from '../search/search.service';
 import type { CustomObjectSearch } from '../search/custom-objects';
 import { lazyWorkspaceCtx } from '../platform/orm/tenant';
 import { authorize } from '../platform/http/auth';
 import { dispatchBySegments, type Mounted } from '../platform/http/dispatch';
-import type { ActorCache } from '../domain/workspaces/authenticate';
+import type { ActorCache } from '../modules/workspaces';
 import { createAuthFailureLimiter, type AuthFailureLimiter } from '../platform/http/auth-failures';
 import { codecServer } from '../platform/http/codec-server';
 import { formatZodError } from '../platform/shared/schemas';
@@ -53,7 +53,7 @@ export interface AppDeps {
   eid: EidProvider;
   /** Named readiness probes for /readyz (postgres, temporal, meilisearch). */
   readiness: Record<string, () => Promise<void>>;
-  /** API-key lookups cached in this process, emptied by NOTIFY (domain/workspaces/key-cache.ts); none: no cache. */
+  /** API-key lookups cached in this process, emptied by NOTIFY (modules/workspaces/key-cache.ts); none: no cache. */
   keyCache?: ActorCache;
 }
 

@@ -5,8 +5,7 @@ import { pruneSkips } from '../modules/automations';
 import { pruneIdempotencyKeys } from '../platform/idempotency/idempotency.service';
 import type { Logger } from '../platform/logger';
 import { pruneProcessedOutboxEvents } from '../platform/outbox/housekeeping';
-import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
-import { pruneFinishedRuns } from '../domain/workspaces/run-retention';
+import { pruneRateLimitWindows, pruneFinishedRuns } from '../modules/workspaces';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 const OUTBOX_RETENTION_DAYS = 7;

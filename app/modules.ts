@@ -9,7 +9,7 @@
  * A composition file: the module files reach api/, activities/ and search/ (routers and activity files are required
  * on first use), so the core (domain services, manifests, config) never imports it.
  */
-import { workspacesModule } from '../domain/workspaces/workspaces.module';
+import { workspacesModule } from '../modules/workspaces/workspaces.module';
 import { companiesModule } from '../modules/companies/companies.module';
 import { peopleModule } from '../modules/people/people.module';
 import { leadsModule } from '../modules/leads/leads.module';
@@ -45,8 +45,8 @@ import { offersModule } from '../modules/offers/offers.module';
 import { pricingModule } from '../modules/pricing/pricing.module';
 import { bookingsModule } from '../modules/bookings/bookings.module';
 import { supportModule } from '../modules/support/support.module';
-import { filesModule } from '../domain/files/files.module';
-import { lookupsModule } from '../domain/lookups/lookups.module';
+import { filesModule } from '../modules/files/files.module';
+import { lookupsModule } from '../modules/lookups/lookups.module';
 import { extensionModule } from '../modules/extension/extension.module';
 import { contractsModule } from '../modules/contracts/contracts.module';
 import type { WorkflowKind } from '../platform/workflow-kinds';

@@ -46,7 +46,7 @@ import { runMigrations } from '../platform/orm/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../platform/outbox/dispatcher';
 import { buildSubscribers } from '../app/subscribers';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
 import { benchLog, runBench, stackCpu } from './bench-stack';

@@ -36,7 +36,7 @@ import { createLogger } from '../platform/logger';
 import { runMigrations } from '../platform/orm/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { parseSecretsKey } from '../platform/shared/secret-box';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { createTemporalClient } from '../platform/temporal/client';

@@ -24,7 +24,7 @@ import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
 import { runMigrations } from '../platform/orm/migrate';
 import { mapLimited } from '../platform/shared/concurrency';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../platform/orm/config';
 import type { RunningStack } from '../infra/stack';

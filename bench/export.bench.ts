@@ -15,7 +15,7 @@ import pg from 'pg';
 import { DEAL_FIELDS } from '../modules/deals/deals.schemas';
 import { newId } from '../platform/ids';
 import { ormConfig } from '../platform/orm/config';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { ChildMessage } from './export.child';
 

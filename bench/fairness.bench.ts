@@ -35,7 +35,7 @@ import { runMigrations } from '../platform/orm/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES, type OutboxDispatcher } from '../platform/outbox/dispatcher';
 import { buildSubscribers } from '../app/subscribers';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { WORKFLOWS_PATH } from '../platform/temporal/bundle-options';

@@ -31,7 +31,7 @@ import { SCOPES, type Ctx } from '../platform/context';
 import { ormConfig } from '../platform/orm/config';
 import { runMigrations } from '../platform/orm/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
 import { benchLog as log, cpuByGroup, cpuDelta, runBench } from './bench-stack';

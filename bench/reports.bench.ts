@@ -17,7 +17,7 @@ import { loadConfig } from '../platform/config';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
 import { ormConfig } from '../platform/orm/config';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { percentile } from './stats';
 
 const DEALS = Number(process.env.BENCH_DEALS ?? 100_000);

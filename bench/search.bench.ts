@@ -19,7 +19,7 @@ import { buildSubscribers } from '../app/subscribers';
 import { ormConfig } from '../platform/orm/config';
 import { runMigrations } from '../platform/orm/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
 import { searchPostgres } from '../search/fallback';

@@ -32,7 +32,7 @@ import { createLogger } from '../platform/logger';
 import { ormConfig } from '../platform/orm/config';
 import { runMigrations } from '../platform/orm/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { workerProcessEnv } from '../infra/worker-env';
 import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';

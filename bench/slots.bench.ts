@@ -20,7 +20,7 @@ import { createLogger } from '../platform/logger';
 import { ormConfig } from '../platform/orm/config';
 import { runMigrations } from '../platform/orm/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
-import { createUser, createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createUser, createWorkspace } from '../modules/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
 import { percentile } from './stats';

@@ -42,7 +42,7 @@ import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { mapLimited } from '../platform/shared/concurrency';
 import { signedHeaders } from '../platform/shared/webhook-sender';
 import { createSubscription } from '../modules/webhooks/subscriptions.service';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { benchLog, runBench } from './bench-stack';
 import { percentile, poller, sleep } from './stats';

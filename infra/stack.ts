@@ -78,7 +78,7 @@ export interface StackEnv {
   TEMPORAL_CODEC_AUTH_TOKEN?: string;
   /** Key of credentials stored at rest; generated once into the data folder (infra/secrets-key.ts). */
   CRM_SECRETS_KEY: string;
-  /** Local file storage folder (domain/files/settings.ts): `<data folder>/files` unless FILE_STORAGE_DIR is set. */
+  /** Local file storage folder (modules/files/settings.ts): `<data folder>/files` unless FILE_STORAGE_DIR is set. */
   FILE_STORAGE_DIR: string;
 }
 

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-// Same text as WEBSITE_DOMAIN_SQL in domain/lookups/lookup.service.ts: the planner only uses an expression index for an
+// Same text as WEBSITE_DOMAIN_SQL in platform/shared/normalize.ts: the planner only uses an expression index for an
 // identical expression.
 const websiteDomain = `regexp_replace(regexp_replace(regexp_replace(lower("website"), '^[a-z][a-z0-9+.-]*://', ''), '[^a-z0-9.:-].*$', ''), '^www[0-9]{0,1}\\.|:[0-9]*$|\\.$', '', 'g')`;
 

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * API processes cache key lookups (domain/workspaces/key-cache.ts) and empty the cache on a NOTIFY
+ * API processes cache key lookups (modules/workspaces/key-cache.ts) and empty the cache on a NOTIFY
  * of crm_api_key_changed. Triggers send it for every change that alters what a key may do
  * (revocation, role, scopes, owner, deletion; a workspace's status or name), whoever writes it:
  * the API, the operator CLI or plain SQL. The NOTIFY is delivered at commit.

@@ -1,8 +1,8 @@
 // Feature sections: each is its module's `settings` (domain/<m>/<m>.module.ts); test/unit/modules.test.ts checks that
 // loadConfig reads every module's section with its loader.
 import { webhookEnv, type WebhookEnv } from '../modules/webhooks';
-import { fileEnv, type FileEnv } from '../domain/files/settings';
-import { lookupEnv, type LookupEnv } from '../domain/lookups/settings';
+import { fileEnv, type FileEnv } from '../modules/files';
+import { lookupEnv, type LookupEnv } from '../modules/lookups';
 
 /** Process configuration from the environment, read once; every variable is listed in the README. */
 export interface AppConfig {
@@ -108,9 +108,9 @@ export interface AppConfig {
   webhooks: WebhookEnv;
   /** Temporal payload encryption and codec server (TEMPORAL_PAYLOAD_KEYS, TEMPORAL_CODEC_*); see temporal/codec.ts. */
   temporalCodec: TemporalCodecEnv;
-  /** File storage (FILE_STORAGE, FILE_*, S3_*): domain/files/settings.ts. */
+  /** File storage (FILE_STORAGE, FILE_*, S3_*): modules/files/settings.ts. */
   files: FileEnv;
-  /** Company registry and public avatar lookups (CVR_API_*, AVATAR_LOOKUP_URL): domain/lookups/settings.ts. */
+  /** Company registry and public avatar lookups (CVR_API_*, AVATAR_LOOKUP_URL): modules/lookups/settings.ts. */
   lookups: LookupEnv;
   /**
    * Bulk e-mail (EMAIL_BULK_*): sends per second per mailbox and process (0 = unpaced), sends in flight per batch,

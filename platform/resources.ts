@@ -30,12 +30,12 @@ import { automationResource } from '../modules/automations/automations.resource'
 import { sequenceResource } from '../modules/sequences/sequences.resource';
 import { emailResource } from '../modules/email/email.resource';
 import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';
-import { userResource } from '../domain/workspaces/workspaces.resource';
+import { userResource } from '../modules/workspaces/workspaces.resource';
 import { customFieldResource } from '../modules/custom-fields/custom-fields.resource';
 import { listResource } from '../modules/lists/lists.resource';
 import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';
 import { offerTypeResource } from '../modules/pricing/pricing.resource';
-import { fileResource } from '../domain/files/files.resource';
+import { fileResource } from '../modules/files/files.resource';
 
 // One line per kind (add lines, do not reorder: record kinds and export specs keep this order).
 export const RESOURCES: readonly ResourceManifest[] = [

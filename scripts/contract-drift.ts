@@ -12,7 +12,7 @@ import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/logger';
 import { runMigrations } from '../platform/orm/migrate';
-import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../modules/workspaces';
 import { devDataDir, repoRoot } from '../infra/paths';
 import { startStack } from '../infra/stack';
 import { freePort, isListening } from '../infra/ports';

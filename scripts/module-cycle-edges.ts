@@ -7,35 +7,29 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'adapters → email':
     'adapters/imap/imap-probe.ts → modules/email/imap.port.ts; adapters/imap/imap-source.ts → modules/email/imap.port.ts',
   'adapters → files':
-    'adapters/storage/cloud/google-drive.ts → domain/files/cloud/cloud-provider.ts; adapters/storage/cloud/google-drive.ts → domain/files/cloud/cloud-settings.ts; +6 more',
-  'adapters → lookups':
-    'adapters/registry/cvr-registry.ts → domain/lookups/normalize.ts; adapters/registry/cvr-registry.ts → domain/lookups/registry.ts; +1 more',
+    'adapters/storage/cloud/google-drive.ts → modules/files/cloud-provider.port.ts; adapters/storage/cloud/onedrive.ts → modules/files/cloud-provider.port.ts; +2 more',
+  'adapters → lookups': 'adapters/registry/cvr-registry.ts → modules/lookups/registry.port.ts',
   'adapters → messaging':
     'adapters/sms/http-sms-gateway.ts → modules/messaging/delivery-error.port.ts; adapters/sms/http-sms-gateway.ts → modules/messaging/messaging.port.ts; +2 more',
   'adapters → platform':
-    'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +16 more',
+    'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +18 more',
   'agents → api': 'modules/agents/agents.router.ts → api/app.ts',
   'agents → platform':
     'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +14 more',
   'ai → adapters': 'modules/ai/factory.ts → adapters/ai/openai-compatible.ts',
   'ai → platform':
     'modules/ai/ai-provider.port.ts → platform/errors.ts; modules/ai/factory.ts → platform/config.ts; +2 more',
-  'api → adapters':
-    'api/bootstrap.ts → adapters/registry/cvr-registry.ts; api/routes/files.router.ts → adapters/storage/local-storage.ts; +1 more',
+  'api → adapters': 'api/bootstrap.ts → adapters/registry/cvr-registry.ts',
   'api → app': 'api/routes/index.ts → app/modules.ts',
   'api → contracts': 'api/app.ts → modules/contracts/index.ts; api/bootstrap.ts → modules/contracts/index.ts',
   'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
-  'api → files':
-    'api/routes/files.router.ts → domain/files/captures.service.ts; api/routes/files.router.ts → domain/files/files.schemas.ts; +11 more',
-  'api → lookups':
-    'api/app.ts → domain/lookups/registry.ts; api/routes/lookups.router.ts → domain/lookups/avatar.service.ts; +4 more',
+  'api → lookups': 'api/app.ts → modules/lookups/index.ts',
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
-  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +69 more',
+  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +50 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline': 'api/routes/sub-lists.ts → modules/timeline/index.ts',
-  'api → workspaces':
-    'api/app.ts → domain/workspaces/authenticate.ts; api/bootstrap.ts → domain/workspaces/authenticate.ts; +3 more',
+  'api → workspaces': 'api/app.ts → modules/workspaces/index.ts; api/bootstrap.ts → modules/workspaces/index.ts',
   'app → agents': 'app/modules.ts → modules/agents/agents.module.ts',
   'app → automations':
     'app/modules.ts → modules/automations/automations.module.ts; app/housekeeping.ts → modules/automations/index.ts',
@@ -51,13 +45,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → email': 'app/modules.ts → modules/email/email.module.ts',
   'app → exports': 'app/modules.ts → modules/exports/exports.module.ts',
   'app → extension': 'app/modules.ts → modules/extension/extension.module.ts',
-  'app → files': 'app/modules.ts → domain/files/files.module.ts',
+  'app → files': 'app/modules.ts → modules/files/files.module.ts',
   'app → images': 'app/modules.ts → modules/images/images.module.ts',
   'app → imports': 'app/modules.ts → modules/imports/imports.module.ts',
   'app → inbound': 'app/modules.ts → modules/inbound/inbound.module.ts',
   'app → leads': 'app/modules.ts → modules/leads/leads.module.ts',
   'app → lists': 'app/modules.ts → modules/lists/lists.module.ts',
-  'app → lookups': 'app/modules.ts → domain/lookups/lookups.module.ts',
+  'app → lookups': 'app/modules.ts → modules/lookups/lookups.module.ts',
   'app → messaging': 'app/modules.ts → modules/messaging/messaging.module.ts',
   'app → metrics': 'app/modules.ts → modules/metrics/metrics.module.ts',
   'app → notes': 'app/modules.ts → modules/notes/notes.module.ts',
@@ -79,7 +73,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → users': 'app/modules.ts → modules/users/users.module.ts',
   'app → webhooks': 'app/modules.ts → modules/webhooks/webhooks.module.ts',
   'app → workspaces':
-    'app/modules.ts → domain/workspaces/workspaces.module.ts; app/housekeeping.ts → domain/workspaces/rate-limit.service.ts; +1 more',
+    'app/modules.ts → modules/workspaces/workspaces.module.ts; app/housekeeping.ts → modules/workspaces/index.ts',
   'automations → ai':
     'modules/automations/automation.activities.ts → modules/ai/index.ts; modules/automations/actions/deps.ts → modules/ai/index.ts',
   'automations → api':
@@ -109,7 +103,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → timeline':
     'modules/automations/actions/records.ts → modules/timeline/index.ts; modules/automations/actions/timeline.ts → modules/timeline/index.ts',
   'automations → workspaces':
-    'modules/automations/engine/workspace.ts → domain/workspaces/user.entity.ts; modules/automations/engine/workspace.ts → domain/workspaces/workspace.entity.ts; +6 more',
+    'modules/automations/engine/workspace.ts → modules/workspaces/index.ts; modules/automations/engine/manual.ts → modules/workspaces/index.ts; +5 more',
   'bookings → api':
     'modules/bookings/bookings.router.ts → api/app.ts; modules/bookings/public-bookings.router.ts → api/app.ts',
   'bookings → app': 'modules/bookings/booking-approval.workflow.ts → app/activities.ts',
@@ -122,7 +116,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → platform':
     'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +74 more',
   'bookings → workspaces':
-    'modules/bookings/booking-configs.service.ts → domain/workspaces/user.entity.ts; modules/bookings/approver-notices.ts → domain/workspaces/user.entity.ts; +2 more',
+    'modules/bookings/booking-configs.service.ts → modules/workspaces/index.ts; modules/bookings/approver-notices.ts → modules/workspaces/index.ts; +2 more',
   'calendar → api': 'modules/calendar/calendar-events.router.ts → api/app.ts',
   'calendar → platform':
     'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +15 more',
@@ -136,11 +130,9 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/companies/companies.router.ts → api/app.ts; modules/companies/companies.router.ts → api/routes/sub-lists.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
-  'companies → lookups':
-    'modules/companies/companies.schemas.ts → domain/lookups/lookups.schemas.ts; modules/companies/companies.router.ts → domain/lookups/lookup.service.ts; +2 more',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +25 more',
+    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +29 more',
   'companies → timeline': 'modules/companies/companies.service.ts → modules/timeline/index.ts',
   'contracts → api':
     'modules/contracts/contract-signing.router.ts → api/app.ts; modules/contracts/contracts.router.ts → api/app.ts',
@@ -186,7 +178,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → platform':
     'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +51 more',
   'deals → timeline': 'modules/deals/deals.service.ts → modules/timeline/index.ts',
-  'deals → workspaces': 'modules/deals/deals.service.ts → domain/workspaces/user.entity.ts',
+  'deals → workspaces': 'modules/deals/deals.service.ts → modules/workspaces/index.ts',
   'email → adapters':
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
   'email → api':
@@ -205,28 +197,24 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email.events.ts → platform/outbox/define-events.ts; +109 more',
   'email → timeline': 'modules/email/inbound.service.ts → modules/timeline/index.ts',
   'email → workspaces':
-    'modules/email/email-accounts.service.ts → domain/workspaces/user.entity.ts; modules/email/inbound.service.ts → domain/workspaces/user.entity.ts',
+    'modules/email/email-accounts.service.ts → modules/workspaces/index.ts; modules/email/inbound.service.ts → modules/workspaces/index.ts',
   'exports → api': 'modules/exports/export.router.ts → api/app.ts',
   'exports → lists': 'modules/exports/export.router.ts → modules/lists/index.ts',
   'exports → platform':
     'modules/exports/export-specs.ts → platform/resources.ts; modules/exports/export-specs.ts → platform/shared/record-kinds.ts; +13 more',
   'extension → api':
-    'modules/extension/extension-captures.router.ts → api/app.ts; modules/extension/extension-captures.router.ts → api/routes/files.router.ts; +1 more',
-  'extension → files':
-    'modules/extension/extension-captures.router.ts → domain/files/captures.schemas.ts; modules/extension/extension-captures.router.ts → domain/files/captures.service.ts',
-  'extension → lookups':
-    'modules/extension/extension.schemas.ts → domain/lookups/normalize.ts; modules/extension/extension.service.ts → domain/lookups/lookup.service.ts; +1 more',
+    'modules/extension/extension-captures.router.ts → api/app.ts; modules/extension/extension.router.ts → api/app.ts',
+  'extension → files': 'modules/extension/extension-captures.router.ts → modules/files/index.ts',
   'extension → platform':
-    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +12 more',
+    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +14 more',
   'files → adapters':
-    'domain/files/storage-factory.ts → adapters/storage/local-storage.ts; domain/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
+    'modules/files/storage-factory.ts → adapters/storage/local-storage.ts; modules/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
   'files → api':
-    'domain/files/files.module.ts → api/routes/files.router.ts; domain/files/files.module.ts → api/routes/files.router.ts; +2 more',
-  'files → extension': 'domain/files/captures.service.ts → modules/extension/index.ts',
+    'modules/files/files.router.ts → api/app.ts; modules/files/files-cloud.router.ts → api/app.ts; +1 more',
   'files → platform':
-    'domain/files/files.events.ts → platform/outbox/define-events.ts; domain/files/files.resource.ts → platform/shared/resource.ts; +38 more',
+    'modules/files/files.events.ts → platform/outbox/define-events.ts; modules/files/captures.service.ts → platform/context.ts; +50 more',
   'files → timeline':
-    'domain/files/file-links.ts → modules/timeline/index.ts; domain/files/files.service.ts → modules/timeline/index.ts; +1 more',
+    'modules/files/files.service.ts → modules/timeline/index.ts; modules/files/file-links.ts → modules/timeline/index.ts; +1 more',
   'images → api': 'modules/images/images.router.ts → api/app.ts',
   'images → platform':
     'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +5 more',
@@ -263,19 +251,18 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'leads → platform':
     'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +50 more',
   'leads → timeline': 'modules/leads/leads.service.ts → modules/timeline/index.ts',
-  'leads → workspaces': 'modules/leads/refs.ts → domain/workspaces/user.entity.ts',
+  'leads → workspaces': 'modules/leads/refs.ts → modules/workspaces/index.ts',
   'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
     'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +20 more',
-  'lookups → api':
-    'domain/lookups/lookups.module.ts → api/routes/lookups.router.ts; domain/lookups/lookups.module.ts → api/routes/lookups.router.ts',
+  'lookups → api': 'modules/lookups/lookups.router.ts → api/app.ts',
   'lookups → companies':
-    'domain/lookups/avatar.service.ts → modules/companies/index.ts; domain/lookups/lookups.views.ts → modules/companies/index.ts; +2 more',
-  'lookups → images': 'domain/lookups/avatar.service.ts → modules/images/index.ts',
+    'modules/lookups/lookups.views.ts → modules/companies/index.ts; modules/lookups/avatar.service.ts → modules/companies/index.ts; +2 more',
+  'lookups → images': 'modules/lookups/avatar.service.ts → modules/images/index.ts',
   'lookups → people':
-    'domain/lookups/avatar.service.ts → modules/people/index.ts; domain/lookups/lookups.views.ts → modules/people/index.ts; +2 more',
+    'modules/lookups/lookup.service.ts → modules/people/index.ts; modules/lookups/lookups.views.ts → modules/people/index.ts; +2 more',
   'lookups → platform':
-    'domain/lookups/lookups.module.ts → platform/module.ts; domain/lookups/avatar.service.ts → platform/context.ts; +7 more',
+    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +16 more',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
   'messaging → api':
     'modules/messaging/sms-templates.router.ts → api/app.ts; modules/messaging/sms.router.ts → api/app.ts',
@@ -289,8 +276,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/outbound-message.entity.ts → platform/orm/base.ts; +69 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
-  'messaging → workspaces':
-    'modules/messaging/sms-inbound.service.ts → domain/workspaces/user.entity.ts; modules/messaging/sms-inbound.service.ts → domain/workspaces/workspace.entity.ts',
+  'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',
   'metrics → api': 'modules/metrics/metrics.router.ts → api/app.ts',
   'metrics → platform':
     'modules/metrics/metric-series.entity.ts → platform/orm/base.ts; modules/metrics/metrics.module.ts → platform/module.ts; +7 more',
@@ -326,10 +312,9 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/people/people.schemas.ts → modules/companies/index.ts; modules/people/people.service.ts → modules/companies/index.ts; +1 more',
   'people → custom-fields': 'modules/people/people.service.ts → modules/custom-fields/index.ts',
   'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
-  'people → lookups':
-    'modules/people/people.schemas.ts → domain/lookups/lookups.schemas.ts; modules/people/people.router.ts → domain/lookups/lookup.service.ts; +2 more',
+  'people → lookups': 'modules/people/people.router.ts → modules/lookups/index.ts',
   'people → platform':
-    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +25 more',
+    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +26 more',
   'people → timeline': 'modules/people/people.service.ts → modules/timeline/index.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
@@ -357,7 +342,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → extension':
     'platform/outbox/catalog.ts → modules/extension/extension.events.ts; platform/orm/entities.ts → modules/extension/index.ts',
   'platform → files':
-    'platform/outbox/catalog.ts → domain/files/files.events.ts; platform/config.ts → domain/files/settings.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/files/files.events.ts; platform/config.ts → modules/files/index.ts; +1 more',
   'platform → images':
     'platform/orm/entities.ts → modules/images/index.ts; platform/http/images.ts → modules/images/index.ts',
   'platform → imports':
@@ -366,7 +351,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'platform/outbox/catalog.ts → modules/leads/leads.events.ts; platform/resources.ts → modules/leads/leads.resource.ts',
   'platform → lists':
     'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
-  'platform → lookups': 'platform/config.ts → domain/lookups/settings.ts',
+  'platform → lookups': 'platform/config.ts → modules/lookups/index.ts',
   'platform → messaging':
     'platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; +2 more',
   'platform → metrics': 'platform/orm/entities.ts → modules/metrics/index.ts',
@@ -395,12 +380,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → webhooks':
     'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts; +1 more',
   'platform → workspaces':
-    'platform/http/auth.ts → domain/workspaces/authenticate.ts; platform/http/auth.ts → domain/workspaces/rate-limit.service.ts; +5 more',
+    'platform/http/auth.ts → modules/workspaces/index.ts; platform/resources.ts → modules/workspaces/workspaces.resource.ts; +2 more',
   'presets → api':
     'modules/presets/dashboard-layouts.router.ts → api/app.ts; modules/presets/filter-presets.router.ts → api/app.ts',
   'presets → platform':
     'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +21 more',
-  'presets → workspaces': 'modules/presets/sharing.ts → domain/workspaces/user.entity.ts',
+  'presets → workspaces': 'modules/presets/sharing.ts → modules/workspaces/index.ts',
   'pricing → api':
     'modules/pricing/calculators.router.ts → api/app.ts; modules/pricing/offer-types.router.ts → api/app.ts',
   'pricing → platform':
@@ -422,7 +407,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'reports → platform':
     'modules/reports/reports.module.ts → platform/module.ts; modules/reports/reports.router.ts → platform/http/crud.ts; +11 more',
   'reports → workspaces':
-    'modules/reports/report-sql.ts → domain/workspaces/workspace.entity.ts; modules/reports/users-report.ts → domain/workspaces/user.entity.ts',
+    'modules/reports/report-sql.ts → modules/workspaces/index.ts; modules/reports/users-report.ts → modules/workspaces/index.ts',
   'search → api':
     'search/search.module.ts → api/routes/search.router.ts; search/search.module.ts → api/routes/search.router.ts',
   'search → companies': 'search/types/company.ts → modules/companies/index.ts',
@@ -437,7 +422,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → projects': 'search/types/project.ts → modules/projects/index.ts',
   'search → support': 'search/types/support-ticket.ts → modules/support/index.ts',
   'search → tasks': 'search/types/task.ts → modules/tasks/index.ts',
-  'search → workspaces': 'search/reindex.ts → domain/workspaces/workspace.entity.ts',
+  'search → workspaces': 'search/reindex.ts → modules/workspaces/index.ts',
   'sequences → ai':
     'modules/sequences/sequence.activities.ts → modules/ai/index.ts; modules/sequences/sequence-step-ai.ts → modules/ai/index.ts; +1 more',
   'sequences → api': 'modules/sequences/sequences.router.ts → api/app.ts',
@@ -484,15 +469,14 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'users → platform':
     'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +11 more',
   'users → workspaces':
-    'modules/users/users.module.ts → domain/workspaces/workspaces.resource.ts; modules/users/users.service.ts → domain/workspaces/user.entity.ts',
+    'modules/users/users.module.ts → modules/workspaces/workspaces.resource.ts; modules/users/users.service.ts → modules/workspaces/index.ts',
   'webhooks → adapters':
     'modules/webhooks/subscriber.ts → adapters/webhooks/http-sender.ts; modules/webhooks/attempts.ts → adapters/webhooks/http-sender.ts',
   'webhooks → api': 'modules/webhooks/webhooks.router.ts → api/app.ts',
   'webhooks → app': 'modules/webhooks/webhook-delivery.workflow.ts → app/activities.ts',
   'webhooks → platform':
     'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +40 more',
-  'workspaces → api':
-    'domain/workspaces/workspaces.module.ts → api/routes/system.router.ts; domain/workspaces/workspaces.module.ts → api/routes/system.router.ts',
+  'workspaces → api': 'modules/workspaces/system.router.ts → api/app.ts',
   'workspaces → platform':
-    'domain/workspaces/authenticate.ts → platform/context.ts; domain/workspaces/authenticate.ts → platform/errors.ts; +24 more',
+    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +28 more',
 };

@@ -4,7 +4,7 @@
 // module and prints the strongly connected components of that graph, with `--edges` the file imports behind each
 // edge inside one. test/unit/module-graph.test.ts holds the remaining edges to a list that may only shrink.
 //
-// A module: `modules/<m>/` or `domain/<m>/` (the features not moved yet) → `<m>` (its module file included);
+// A module: `modules/<m>/` → `<m>` (its module file included);
 // any other top folder (platform/, adapters/, app/, api/, activities/, workflows/, search/) → that folder. Left out:
 // tooling and tests (bin/, test/, bench/, scripts/, migrations/, infra/, `__tests__/`), which no module imports (the
 // test checks it, so leaving them out hides no cycle). The composition (app/, the module files, api/) counts: a
@@ -44,7 +44,7 @@ export const COMPOSITION_NODE = '(composition)';
 
 /** Module → module → the file imports behind that edge. */
 export function moduleEdges(): ModuleEdges {
-  const dirs = ['api', 'domain', 'platform', 'app', 'adapters', 'modules', 'activities', 'workflows', 'search'];
+  const dirs = ['api', 'platform', 'app', 'adapters', 'modules', 'search'];
   const present = dirs.filter((d) => {
     try {
       execFileSync('git', ['ls-files', '--error-unmatch', d], { cwd: root, stdio: 'ignore' });

@@ -3,7 +3,7 @@ import type { MeiliSearch } from 'meilisearch';
 import { notFound } from '../platform/errors';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { toClaimed, type OutboxRow } from '../platform/outbox/outbox.sql';
-import { Workspace } from '../domain/workspaces/workspace.entity';
+import { Workspace } from '../modules/workspaces';
 import { documentChunks } from './documents';
 import { workspaceFilter } from './query';
 import { definitionOf, indexUid, INDEXED_TYPES } from './registry';

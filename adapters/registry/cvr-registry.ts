@@ -1,8 +1,12 @@
 import { DomainError } from '../../platform/errors';
 import { safeFetch as defaultFetch, type SafeFetch } from '../../platform/net/safe-fetch';
-import { normalizeDomain, normalizeProfileUrl } from '../../domain/lookups/normalize';
-import type { CompanyRegistry, RegistryCompany } from '../../domain/lookups/registry';
-import { REGISTRY_NOT_CONFIGURED, type LookupEnv } from '../../domain/lookups/settings';
+import { normalizeDomain, normalizeProfileUrl } from '../../platform/shared/normalize';
+import {
+  REGISTRY_NOT_CONFIGURED,
+  type CompanyRegistry,
+  type LookupEnv,
+  type RegistryCompany,
+} from '../../modules/lookups/registry.port';
 
 export const REGISTRY_TIMEOUT_MS = 10_000;
 const REGISTRY_MAX_BYTES = 512 * 1024;

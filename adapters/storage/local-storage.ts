@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LocalObject, LocalUploadTarget, SignedUpload, SignedUrl } from '../../domain/files/storage';
-import type { UrlSigner } from '../../domain/files/signed-token';
+import {
+  LOCAL_DOWNLOAD_PATH,
+  LOCAL_UPLOAD_PATH,
+  type LocalObject,
+  type LocalUploadTarget,
+  type SignedUpload,
+  type SignedUrl,
+  type UrlSigning,
+} from '../../modules/files/storage.port';
 
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
-
-/** Local paths served by the API for this driver's signed URLs (outside /api/v1: the token is the credential). */
-export const LOCAL_DOWNLOAD_PATH = '/api/files/download';
-export const LOCAL_UPLOAD_PATH = '/api/files/upload';
 
 /**
  * Objects as files under `<dir>/objects/<key>`, written by rename from `<dir>/.staging`, so a
@@ -19,7 +22,7 @@ export class LocalFileStorage implements LocalUploadTarget {
   constructor(
     private readonly dir: string,
     private readonly publicBaseUrl: string,
-    readonly signer: UrlSigner,
+    readonly signer: UrlSigning,
   ) {}
 
   pathOf(key: string): string {

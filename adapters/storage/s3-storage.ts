@@ -10,14 +10,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DomainError } from '../../platform/errors';
-import type { S3Env } from '../../domain/files/settings';
-import type { FileStorage, SignedUpload, SignedUrl } from '../../domain/files/storage';
-
-/** RFC 6266 attachment header with an ASCII fallback and the UTF-8 name. */
-export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
+import { contentDisposition } from '../../platform/shared/content-disposition';
+import type { FileStorage, S3Env, SignedUpload, SignedUrl } from '../../modules/files/storage.port';
 
 export const S3_REQUIRED_ENV = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 

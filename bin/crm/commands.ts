@@ -1,13 +1,14 @@
 import { ROLES, SCOPES } from '../../platform/context';
-import { createApiKey } from '../../domain/workspaces/api-keys.service';
 import {
+  createApiKey,
   createOperatorUser,
   parseId,
   parseKeyInput,
   parseUserInput,
   revokeOperatorKey,
-} from '../../domain/workspaces/operator.service';
-import { createWorkspace, setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
+  createWorkspace,
+  setWorkspaceStatus,
+} from '../../modules/workspaces';
 import type { CommandSpec, Flag } from './command-spec';
 import { searchReindexCommand } from './search';
 import { emailAccountCommands } from './email-accounts';

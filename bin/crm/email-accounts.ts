@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EmailAccountInput } from '../../modules/email';
 import { validation } from '../../platform/errors';
 import { parseSecretsKey } from '../../platform/shared/secret-box';
-import { parseId } from '../../domain/workspaces/operator.service';
+import { parseId } from '../../modules/workspaces';
 import { dataDirFor } from '../../infra/paths';
 import type { CommandSpec, Flag } from './command-spec';
 

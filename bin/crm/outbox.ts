@@ -2,7 +2,7 @@
 import { validation } from '../../platform/errors';
 import { DELIVERY_STATES, listOutboxDeliveriesQuery } from '../../platform/outbox/admin.schemas';
 import { dropDelivery, listDeliveries, retryDelivery, serializeDelivery } from '../../platform/outbox/admin.service';
-import { parseId } from '../../domain/workspaces/operator.service';
+import { parseId } from '../../modules/workspaces';
 import type { CommandSpec, Flag } from './command-spec';
 
 const workspace: Flag = { name: 'workspace', value: '<id>', required: false, description: 'only this workspace' };

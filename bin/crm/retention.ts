@@ -1,12 +1,12 @@
-/** `crm workspace retention`: how long a workspace's finished runs are kept (domain/workspaces/run-retention.ts). */
+/** `crm workspace retention`: how long a workspace's finished runs are kept (modules/workspaces/run-retention.ts). */
 import { validation } from '../../platform/errors';
-import { parseId } from '../../domain/workspaces/operator.service';
 import {
+  parseId,
   DEFAULT_RUN_RETENTION_DAYS,
   MAX_RUN_RETENTION_DAYS,
   MIN_RUN_RETENTION_DAYS,
   setRunRetention,
-} from '../../domain/workspaces/run-retention';
+} from '../../modules/workspaces';
 import type { CommandSpec } from './command-spec';
 
 export const retentionCommand: CommandSpec = {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { indexPrefixEnv } from '../../platform/config';
 import { validation } from '../../platform/errors';
-import { parseId } from '../../domain/workspaces/operator.service';
+import { parseId } from '../../modules/workspaces';
 import { dataDirFor } from '../../infra/paths';
 import { createMeiliClient } from '../../search/meili';
 import { INDEXED_TYPES } from '../../search/registry';

@@ -13,7 +13,7 @@ import type { Logger } from '../../platform/logger';
 import { sendEmail, type MessagingDeps } from '../email';
 import { emit } from '../../platform/outbox/emit';
 import { inTransaction } from '../../platform/shared/tx';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import type { ApproverNoticeInput } from './approval-types';
 import { Booking, BookingConfig } from './booking.entity';
 import { bookingEventPayload } from './bookings.service';

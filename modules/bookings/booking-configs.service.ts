@@ -6,7 +6,7 @@ import { applyPatch } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord, pickDefined } from '../../platform/shared/records';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import { BookingConfig, type BookingAgent, type MeetingType } from './booking.entity';
 import type { BookingConfigInput } from './bookings.schemas';
 import type { BookingConfigView } from './bookings.views';

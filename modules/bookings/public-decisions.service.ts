@@ -10,7 +10,7 @@ import type { AppConfig } from '../../platform/config';
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound } from '../../platform/errors';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import { decideThroughWorkflow, type ApprovalDeps } from './approval.service';
 import { Booking, BookingConfig } from './booking.entity';
 import {

@@ -8,7 +8,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import { availableSlots } from './availability';
 import { Booking, BookingConfig, HOLDING_STATUSES } from './booking.entity';
 import { cancelBooking, rescheduleBooking, type BookingSideDeps } from './bookings.service';

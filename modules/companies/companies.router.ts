@@ -8,8 +8,7 @@ import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
-import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
-import { lookupCompany } from '../../domain/lookups/lookup.service';
+import { companyLookupQuery, companyLookupView, lookupCompany } from './company-lookup';
 import {
   companyReadView,
   companyView,
@@ -21,7 +20,6 @@ import {
   unlinkResultView,
   updateCompanyBody,
 } from './companies.schemas';
-import { companyLookupView } from '../../domain/lookups/lookups.views';
 import { dealView, detachCompanyDeals, listDealsFor } from '../deals';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';

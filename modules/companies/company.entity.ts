@@ -24,7 +24,7 @@ export const Company = defineEntity({
     avatar: p.string().length(2048).nullable(),
     logoUrl: p.string().length(2048).nullable(),
     ownerId: p.string().length(24).nullable(),
-    /** Professional-network profile, canonical (domain/lookups/normalize.ts): the lookup key. */
+    /** Professional-network profile, canonical (platform/shared/normalize.ts): the lookup key. */
     profileUrl: p.string().length(2048).nullable(),
   },
 });

@@ -15,6 +15,13 @@ export {
   type UnlinkResultView,
 } from './companies.schemas';
 export {
+  companyLookupQuery,
+  companyLookupView,
+  findCompanyByKeys,
+  lookupCompany,
+  type CompanyLookupView,
+} from './company-lookup';
+export {
   createCompany,
   getCompany,
   serializeCompany,

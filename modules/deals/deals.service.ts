@@ -2,11 +2,11 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { conflict, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline';
 import { Company } from '../companies';
 import { assertCustomFieldValues } from '../custom-fields';
+import { User } from '../workspaces';
+import { recordSystemActivity } from '../timeline';
 import { Lead } from '../leads';
-import { User } from '../../domain/workspaces/user.entity';
 import { Person } from '../people';
 import {
   applyPatch,

@@ -7,7 +7,7 @@ import { MAX_MAILBOX_CAP, parseMailbox } from '../messaging';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { plainOf } from '../../platform/shared/views';
 import { openSecret, sealSecret } from '../../platform/shared/secret-box';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import { EmailAccount } from './email-account.entity';
 import type { EmailAccountView } from './email.views';
 

@@ -11,7 +11,7 @@ import { emit } from '../../platform/outbox/emit';
 import { Person } from '../people';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
 import { inboundSecretMatches } from './email-accounts.service';

@@ -1,10 +1,8 @@
 import type { RouteFactory } from '../../api/app';
-import { presignCapturesBody } from '../../domain/files/captures.schemas';
-import { presignCaptures } from '../../domain/files/captures.service';
+import { fileDeps, presignCaptures, presignCapturesBody } from '../files';
 import { ok, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import { captureUploadsView } from './extension.views';
-import { fileDeps } from '../../api/routes/files.router';
 
 export const extensionCapturesRoutes: RouteFactory = (deps) => [
   route({

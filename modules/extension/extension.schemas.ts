@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeDomain, normalizeHandle, normalizeProfileUrl } from '../../domain/lookups/normalize';
+import { normalizeDomain, normalizeHandle, normalizeProfileUrl } from '../../platform/shared/normalize';
 
 export const MAX_OBSERVATIONS = 500;
 

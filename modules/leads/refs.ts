@@ -1,8 +1,8 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { Company } from '../companies';
+import { User } from '../workspaces';
 import { Person } from '../people';
-import { User } from '../../domain/workspaces/user.entity';
 
 // References are looked up through the workspace-bound EM: another workspace's id is "no such record".
 

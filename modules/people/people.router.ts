@@ -6,8 +6,7 @@ import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { route } from '../../platform/http/registry';
 import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
-import { personLookupQuery } from '../../domain/lookups/lookups.schemas';
-import { lookupPerson } from '../../domain/lookups/lookup.service';
+import { lookupPerson, personLookupQuery, personLookupView } from '../lookups';
 import {
   createPersonBody,
   getPersonQuery,
@@ -16,7 +15,6 @@ import {
   personView,
   updatePersonBody,
 } from './people.schemas';
-import { personLookupView } from '../../domain/lookups/lookups.views';
 import { companyView } from '../companies';
 import { dealView, detachPersonDeals, listDealsFor } from '../deals';
 import { crudRoutes, envelopes } from '../../platform/http/crud';

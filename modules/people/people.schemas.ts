@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { profileUrlField } from '../../domain/lookups/lookups.schemas';
+import { profileUrlField } from '../../platform/shared/match-keys.schemas';
 import { fieldsQuery, listQuery } from '../../platform/shared/list-query';
 import {
   clearableText,

@@ -27,7 +27,7 @@ export const Person = defineEntity({
     tags: p.array().default([]),
     avatar: p.string().length(2048).nullable(),
     ownerId: p.string().length(24).nullable(),
-    /** Professional-network profile, canonical (domain/lookups/normalize.ts): the lookup key. */
+    /** Professional-network profile, canonical (platform/shared/normalize.ts): the lookup key. */
     profileUrl: p.string().length(2048).nullable(),
     /** IANA time zone of the contact (e.g. America/New_York): sequence sends follow its local time. */
     timeZone: p.string().length(64).nullable(),

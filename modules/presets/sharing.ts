@@ -1,7 +1,7 @@
 import type { Actor } from '../../platform/context';
 import type { Ctx } from '../../platform/context';
 import { forbidden, notFound, validation } from '../../platform/errors';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 
 /** Who sees a shared item (filter presets, dashboard layouts). */
 export const VISIBILITIES = ['workspace', 'private', 'group', 'user'] as const;

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { Workspace } from '../../domain/workspaces/workspace.entity';
+import { Workspace } from '../workspaces';
 import type { Bound } from './reports.schemas';
 
 // Read-only SQL aggregates. Raw SQL bypasses the tenant filter, so every statement names the

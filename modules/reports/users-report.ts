@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import { createdRange, num, period, round2, rows, workspaceTimeZone } from './report-sql';
 import type { ReportRangeQuery } from './reports.schemas';
 import type { UserReportView, UsersReportView } from './reports.views';

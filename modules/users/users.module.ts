@@ -1,9 +1,9 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../../platform/module';
 import type * as usersRouter from './users.router';
-import { userResource } from '../../domain/workspaces/workspaces.resource';
+import { userResource } from '../workspaces/workspaces.resource';
 
-/** Users of a workspace (the user manifest and entity live in domain/workspaces/). */
+/** Users of a workspace (the user manifest and entity live in modules/workspaces/). */
 export const usersModule = defineModule({
   name: 'users',
   resources: [userResource],

@@ -4,7 +4,7 @@ import { forbidden, notFound } from '../../platform/errors';
 import { updateWithEvent } from '../../platform/shared/changes';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../workspaces';
 import type { UserInput, UserView } from './users.schemas';
 
 const FIELDS = [

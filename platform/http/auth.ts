@@ -2,8 +2,12 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Access } from './registry';
 import { DomainError } from '../errors';
-import { authenticateAndCount, type ActorCache, type Authenticated } from '../../domain/workspaces/authenticate';
-import type { RateLimitState } from '../../domain/workspaces/rate-limit.service';
+import {
+  authenticateAndCount,
+  type ActorCache,
+  type Authenticated,
+  type RateLimitState,
+} from '../../modules/workspaces';
 import type { AuthFailureLimiter } from './auth-failures';
 
 export function extractKey(ctx: Context): string | undefined {

@@ -3,9 +3,7 @@ import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Image } from '../../modules/images';
 import { ImportRun } from '../../modules/imports';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
-import { ApiKey } from '../../domain/workspaces/api-key.entity';
-import { RateLimitWindow } from '../../domain/workspaces/rate-limit-window.entity';
-import { Workspace } from '../../domain/workspaces/workspace.entity';
+import { ApiKey, RateLimitWindow, Workspace } from '../../modules/workspaces';
 import { ExtensionContribution, ExtensionObservation } from '../../modules/extension';
 import { RESOURCE_ENTITIES } from '../resources';
 

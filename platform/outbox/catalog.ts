@@ -17,7 +17,7 @@ import { customObjectEvents } from '../../modules/custom-objects/custom-objects.
 import { dealEvents } from '../../modules/deals/deals.events';
 import { emailEvents } from '../../modules/email/email.events';
 import { extensionEvents } from '../../modules/extension/extension.events';
-import { fileEvents } from '../../domain/files/files.events';
+import { fileEvents } from '../../modules/files/files.events';
 import { importEvents } from '../../modules/imports/imports.events';
 import { leadEvents } from '../../modules/leads/leads.events';
 import { listEvents } from '../../modules/lists/lists.events';

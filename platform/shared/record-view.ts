@@ -4,9 +4,9 @@
  */
 import { wrap, type EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { User } from '../../modules/workspaces';
 import { FlowStage, type Deal } from '../../modules/deals';
 import type { Person } from '../../modules/people';
-import type { User } from '../../domain/workspaces/user.entity';
 
 const INTERNAL = new Set(['workspaceId', 'scoreBreakdown', 'conversation', 'transcriptText']);
 

@@ -4,7 +4,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { addEmailAccount } from '../../modules/email/email-accounts.service';
 import { ormConfig } from '../../platform/orm/config';
 import { parseSecretsKey } from '../../platform/shared/secret-box';
-import { createWorkspace } from '../../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../../modules/workspaces';
 import type { Fixtures, SoakClient } from './driver';
 
 /** Outbound webhook events the receiver subscribes to (docs/soak.md "Expected side effects"). */

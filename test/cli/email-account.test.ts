@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { runCrm } from '../support/cli';
 import { ormConfig } from '../../platform/orm/config';
-import { createWorkspace } from '../../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../../modules/workspaces/workspaces.service';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 
 // In-process runs of `crm email-account …` (same code path as bin/crm.ts, without a spawn per call).

@@ -9,7 +9,7 @@ import { AutomationExecution, AutomationStep } from '../../modules/automations/a
 import { newId } from '../../platform/ids';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { SequenceEnrollment, SequenceStep } from '../../modules/sequences/sequence.entity';
-import { pruneFinishedRuns } from '../../domain/workspaces/run-retention';
+import { pruneFinishedRuns } from '../../modules/workspaces/run-retention';
 
 let orm: MikroORM;
 withTestOrm((o) => (orm = o));

@@ -10,7 +10,7 @@ import { createRecord } from '../../platform/shared/records';
 import { resolveStackConfig } from '../../infra/stack';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
-import { createWorkspace } from '../../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../../modules/workspaces/workspaces.service';
 import { HttpClient } from '../support/app';
 
 /** A stream that keeps each line written to it (the JSON log lines). */

@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import { buildApi, type ApiRuntime } from '../../api/bootstrap';
 import { loadConfig, type AppConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
-import { createWorkspace } from '../../domain/workspaces/workspaces.service';
-import { createApiKey } from '../../domain/workspaces/api-keys.service';
+import { createWorkspace } from '../../modules/workspaces/workspaces.service';
+import { createApiKey } from '../../modules/workspaces/api-keys.service';
 import type { Role, Scope } from '../../platform/context';
 
 export interface HttpResult<T = any> {

@@ -10,7 +10,7 @@ import { addEmailAccount } from '../../modules/email/email-accounts.service';
 import { newId } from '../../platform/ids';
 import type { EmailTransport } from '../../modules/messaging/messaging.port';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { createWorkspace } from '../../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../../modules/workspaces/workspaces.service';
 import { unique } from './factories';
 import { ok, scripted } from './transports';
 

@@ -4,7 +4,7 @@ import {
   type CustomFieldType,
 } from '../../modules/custom-fields/custom-field-definition.entity';
 import { Lead } from '../../modules/leads/lead.entity';
-import { User } from '../../domain/workspaces/user.entity';
+import { User } from '../../modules/workspaces/user.entity';
 import { newId } from '../../platform/ids';
 
 /** Rows other slices own, written straight to the database so deal tests do not depend on their routes. */

@@ -1,7 +1,7 @@
 import type { Role, Scope } from '../../platform/context';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { createApiKey } from '../../domain/workspaces/api-keys.service';
-import { createUser } from '../../domain/workspaces/workspaces.service';
+import { createApiKey } from '../../modules/workspaces/api-keys.service';
+import { createUser } from '../../modules/workspaces/workspaces.service';
 import { HttpClient, type TestApp } from './app';
 import { unique } from './factories';
 

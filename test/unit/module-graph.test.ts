@@ -8,7 +8,7 @@ jest.setTimeout(180_000);
 
 it('folds files to modules: features with their module files, platform, top folders; tooling and tests left out', () => {
   expect(moduleOf('modules/bookings/slots.ts')).toBe('bookings');
-  expect(moduleOf('domain/deals/deals.service.ts')).toBe('deals');
+  expect(moduleOf('modules/deals/deals.service.ts')).toBe('deals');
   expect(moduleOf('platform/orm/lean.ts')).toBe('platform');
   expect(moduleOf('platform/outbox/emit.ts')).toBe('platform');
   expect(moduleOf('adapters/smtp/transport.ts')).toBe('adapters');

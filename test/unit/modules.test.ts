@@ -50,8 +50,8 @@ function exportsOf(dir: string, suffix: string): { file: string; exports: Record
     .filter((f) => f.endsWith(suffix))
     .map((f) => ({ file: `${dir}/${f}`, exports: load(`${dir}/${f}`) }));
 }
-/** Feature code lives in domain/ and, once moved, in modules/<feature>/ (issue 25). */
-const FEATURE_DIRS = ['domain', 'modules'] as const;
+/** Feature code lives in modules/<feature>/ (issue 25). */
+const FEATURE_DIRS = ['modules'] as const;
 
 /** Items listed more than once (by identity), across the modules' lists. */
 function twice<T>(lists: readonly (readonly T[])[]): T[] {
@@ -230,7 +230,7 @@ describe('modules', () => {
       expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
     });
 
-    it('every environment loader of a domain/*/settings.ts file (`<x>Env(env)`) is named by a module', () => {
+    it('every environment loader of a modules/*/settings.ts file (`<x>Env(env)`) is named by a module', () => {
       const loaders = new Set<unknown>(modules.flatMap((m) => (m.settings ? [m.settings.load] : [])));
       const found = FEATURE_DIRS.flatMap((d) => exportsOf(d, '/settings.ts')).flatMap(({ file, exports }) =>
         Object.entries(exports)

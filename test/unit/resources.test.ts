@@ -1,5 +1,5 @@
 /**
- * Resource manifests (domain/<module>/<module>.resource.ts, listed in domain/resources.ts) are the
+ * Resource manifests (modules/<module>/<module>.resource.ts, listed in platform/resources.ts) are the
  * one place a kind is declared. These checks fail when a kind is half-registered: an entity the
  * tenant filter does not cover, a manifest without its route or factory, an automation namespace
  * without a loader, a search type without a definition (or the reverse), a record type without an
@@ -30,13 +30,13 @@ import { createFieldBody } from '../../modules/custom-objects/custom-objects.sch
 import { ALL_SEARCH_DEFINITIONS, SEARCH_DEFINITIONS } from '../../search/registry';
 import { factories } from '../support/factories';
 
-/** Where features keep their entities: domain/ and the module folders (issue 25 moves them one by one). */
-const FEATURE_ROOTS = ['../../domain', '../../modules'].map((d) => path.join(__dirname, d));
+/** Where features keep their entities: the module folders (issue 25). */
+const FEATURE_ROOTS = ['../../modules'].map((d) => path.join(__dirname, d));
 const className = (e: ResourceEntity): string => e.meta.className;
 const props = (e: ResourceEntity): string[] => Object.keys(e.meta.properties);
 const hasWorkspace = (e: ResourceEntity): boolean => props(e).includes('workspaceId');
 
-/** Every entity schema exported by a domain/ or modules/ `*.entity.ts` file (also the ones nobody registered). */
+/** Every entity schema exported by a modules/ `*.entity.ts` file (also the ones nobody registered). */
 function discoveredEntities(): ResourceEntity[] {
   const files = FEATURE_ROOTS.flatMap((root) =>
     (readdirSync(root, { recursive: true }) as string[])

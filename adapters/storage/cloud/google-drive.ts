@@ -6,8 +6,8 @@ import type {
   CloudItem,
   CloudStorageProvider,
   CreateKind,
-} from '../../../domain/files/cloud/cloud-provider';
-import type { CloudEnv } from '../../../domain/files/cloud/cloud-settings';
+  CloudEnv,
+} from '../../../modules/files/cloud-provider.port';
 import { OAuthJsonClient } from './oauth-client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider JSON, every field read defensively

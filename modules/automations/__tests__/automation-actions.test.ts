@@ -1,6 +1,6 @@
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { createUser } from '../../../domain/workspaces/workspaces.service';
+import { createUser } from '../../workspaces/workspaces.service';
 import type { Tenant } from '../../../test/support/app';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { eventsFor } from '../../../test/support/outbox';

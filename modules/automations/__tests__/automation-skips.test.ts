@@ -10,7 +10,7 @@ import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { startFromWebhook } from '../engine/manual';
 import { startExecution, startExecutions, type StartRequest } from '../engine/start';
 import { pruneSkips } from '../engine/skips';
-import { setWorkspaceStatus } from '../../../domain/workspaces/workspaces.service';
+import { setWorkspaceStatus } from '../../workspaces/workspaces.service';
 import type { Tenant } from '../../../test/support/app';
 import {
   action,

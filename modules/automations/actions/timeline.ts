@@ -2,12 +2,12 @@
  * Actions that add to a record's timeline: create_note, create_activity, create_task (a calendar
  * event, per the spec) and create_recall (a call-back event). All go through the domain services.
  */
-import { createActivity } from '../../timeline';
 import { createEvent, CalendarEvent, type EventType } from '../../calendar';
 import { createNote } from '../../notes';
-import { User } from '../../../domain/workspaces/user.entity';
+import { User } from '../../workspaces';
 import { parseDateInput, zonedParts, zonedToInstant } from '../../../platform/shared/zoned-time.pure';
 import type { Context } from '../engine/types.pure';
+import { createActivity } from '../../timeline';
 import { phoneOf } from './recipients';
 import {
   fail,

@@ -4,8 +4,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../../companies';
+import { User } from '../../workspaces';
 import { Lead } from '../../leads';
-import { User } from '../../../domain/workspaces/user.entity';
 import { Deal } from '../../deals';
 import { Person } from '../../people';
 import { RESOURCES } from '../../../platform/resources';

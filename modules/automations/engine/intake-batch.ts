@@ -9,7 +9,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { groupCommit } from '../../../platform/intake/group-commit';
 import { START_QUEUE_CHANNEL } from '../../../platform/intake/queue-signal';
 import { leanQuery } from '../../../platform/orm/lean';
-import { rateWindows } from '../../../domain/workspaces/rate-limit.service';
+import { rateWindows } from '../../workspaces';
 
 /** One call of the batch: the run's row and what its automation was checked against. */
 export interface GuardedRow {

@@ -8,7 +8,7 @@ import { queuedAdmission } from '../../../platform/intake/admission';
 import { newId } from '../../../platform/ids';
 import { leanQuery } from '../../../platform/orm/lean';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { rateLimitState } from '../../../domain/workspaces/rate-limit.service';
+import { rateLimitState } from '../../workspaces';
 import type { Automation } from '../automation.entity';
 import { automationExecutionKind } from '../../../platform/workflow-kinds';
 import type { EngineDeps } from './ports';

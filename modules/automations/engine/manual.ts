@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { DomainError, notFound, validation } from '../../../platform/errors';
 import { isId, newId } from '../../../platform/ids';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { consumeRateLimit } from '../../../domain/workspaces/rate-limit.service';
+import { consumeRateLimit } from '../../workspaces';
 import { Automation } from '../automation.entity';
 import { formatGraphErrors, validateAutomationGraph } from '../graph';
 import { getPath, splitPath } from '../../../platform/shared/path.pure';

@@ -7,7 +7,7 @@
  * step rows are copied to the new execution in the transaction that records it, and its workflow input carries
  * their branches (`resume`). Trigger, condition and delay nodes are then not decided again; action, lookup and ai
  * nodes call their activity, which finds the copied step `completed` (the step log is the activities' idempotency
- * record, activities/actions/step-runner.ts) and returns the stored output without acting. The failed node has no
+ * record, actions/step-runner.ts) and returns the stored output without acting. The failed node has no
  * copied row, so it acts again (with a new idempotency key, `<new id>:<node>`), and so do the nodes after it.
  * From the start nothing is copied: every node runs again.
  *

@@ -10,7 +10,7 @@ import { Automation } from '../automation.entity';
 import type { TriggerType } from '../definition.schemas';
 import { candidateTriggerTypes, matchesTrigger, normalizeEntity, TRIGGER_NAMESPACES } from '../triggers';
 import { explainTriggerMismatch } from '../trigger-explain';
-import { Workspace } from '../../../domain/workspaces/workspace.entity';
+import { Workspace } from '../../workspaces';
 import { loadTriggerContext } from './context';
 import { chainOf, MAX_CHAIN } from './origin';
 import type { EngineDeps } from './ports';

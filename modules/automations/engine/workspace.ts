@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../../../platform/context';
 import { SCOPES } from '../../../platform/context';
-import { User } from '../../../domain/workspaces/user.entity';
-import { Workspace, type WorkspacePlan } from '../../../domain/workspaces/workspace.entity';
+import { User, Workspace, type WorkspacePlan } from '../../workspaces';
 
 /** Lookup fan-out cap per plan (spec Limits: Trial/Free 100, Basic/Starter 500, Pro+ 1000). */
 export const FANOUT_CAP: Record<WorkspacePlan, number> = {

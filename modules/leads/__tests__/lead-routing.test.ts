@@ -2,7 +2,7 @@ import { LeadRoutingRule } from '../lead-routing-rule.entity';
 import { MAX_ROUTING_RULES } from '../lead-routing.service';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { createRecord } from '../../../platform/shared/records';
-import { createUser } from '../../../domain/workspaces/workspaces.service';
+import { createUser } from '../../workspaces/workspaces.service';
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeLead, unique } from '../../../test/support/factories';

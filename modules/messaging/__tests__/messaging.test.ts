@@ -14,7 +14,7 @@ import { ormConfig } from '../../../platform/orm/config';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Person } from '../../people/person.entity';
 import { createRecord } from '../../../platform/shared/records';
-import { createWorkspace } from '../../../domain/workspaces/workspaces.service';
+import { createWorkspace } from '../../workspaces/workspaces.service';
 import { eventsFor } from '../../../test/support/outbox';
 import { ok, scripted, until } from '../../../test/support/transports';
 import { unique } from '../../../test/support/factories';

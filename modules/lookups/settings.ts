@@ -1,0 +1,15 @@
+import type { LookupEnv } from './registry.port';
+
+export type { LookupEnv } from './registry.port';
+
+const opt = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name]?.trim() || undefined;
+
+export function lookupEnv(env: NodeJS.ProcessEnv): LookupEnv {
+  const avatar = opt(env, 'AVATAR_LOOKUP_URL') ?? 'https://www.gravatar.com';
+  return {
+    cvrApiUrl: opt(env, 'CVR_API_URL'),
+    cvrApiToken: opt(env, 'CVR_API_TOKEN'),
+    cvrCountry: (opt(env, 'CVR_API_COUNTRY') ?? 'dk').toLowerCase(),
+    avatarLookupUrl: avatar.toLowerCase() === 'off' ? null : avatar.replace(/\/+$/, ''),
+  };
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { normalizeDomain, normalizeProfileUrl } from './normalize';
+
+// The request fields of the keys records are matched on (normalize.ts): the company and person schemas store a
+// profile link, the record lookups (companies, people) and the registry match (lookups) query by profile or domain.
+
+/** A stored profile link: canonical URL, '' or null clears; anything else that is not a profile URL is a 400. */
+export const profileUrlField = z
+  .string()
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .nullable()
+  .transform((value, ctx) => {
+    if (value === null || value === '') return null;
+    const profile = normalizeProfileUrl(value);
+    if (!profile) {
+      ctx.addIssue({ code: 'custom', message: 'must be a profile URL such as https://www.linkedin.com/company/acme' });
+      return z.NEVER;
+    }
+    return profile.url;
+  })
+  .describe(
+    'professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query)',
+  );
+
+/** A profile URL to look up, in canonical form. */
+export const profileQuery = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .transform((value, ctx) => {
+    const profile = normalizeProfileUrl(value);
+    if (!profile) {
+      ctx.addIssue({ code: 'custom', message: 'must be a profile URL such as https://www.linkedin.com/in/jane-doe' });
+      return z.NEVER;
+    }
+    return profile;
+  });
+
+/** A web domain (or URL) to look up, as a bare host. */
+export const domainQuery = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .transform((value, ctx) => {
+    const domain = normalizeDomain(value);
+    if (!domain) {
+      ctx.addIssue({ code: 'custom', message: 'must be a domain or URL such as acme.dk' });
+      return z.NEVER;
+    }
+    return domain;
+  });
