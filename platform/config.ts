@@ -175,6 +175,19 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   return value;
 }
 
+/**
+ * A CPU priority (nice value) from 0 to 19, like TEMPORAL_NICE (infra/stack.ts): a value outside is a configuration
+ * error, said at start-up, not silently clamped.
+ */
+export function niceEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 19)
+    throw new Error(`${name} must be an integer from 0 to 19, got "${raw}"`);
+  return value;
+}
+
 /** MEILI_INDEX_PREFIX (default crm_), validated: it becomes part of every index uid. */
 export function indexPrefixEnv(env: NodeJS.ProcessEnv): string {
   const prefix = env.MEILI_INDEX_PREFIX ?? 'crm_';
@@ -220,7 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
     dbLeanPoolMax: Math.max(0, intEnv(env, 'DB_LEAN_POOL_MAX', 5)),
-    workerNice: Math.min(19, Math.max(0, intEnv(env, 'WORKER_NICE', 10))),
+    workerNice: niceEnv(env, 'WORKER_NICE', 10),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     contractCheck:
       env.CRM_CONTRACT_CHECK === '1' ? { violationsFile: env.CRM_CONTRACT_VIOLATIONS || undefined } : undefined,

@@ -3,6 +3,7 @@
 // lowered priority cannot be raised again without privileges.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { loadConfig } from '../../../platform/config';
 
 const CHILD = `
 const fs = require('node:fs');
@@ -44,5 +45,21 @@ describe('lowerProcessPriority', () => {
     const r = run(0);
     expect(r.threads).toBe(0);
     expect(r.after).toEqual(r.before);
+  });
+});
+
+describe('WORKER_NICE', () => {
+  const base = { DATABASE_URL: 'postgres://localhost/x' };
+  it('defaults to 10 and takes 0 to 19', () => {
+    expect(loadConfig(base).workerNice).toBe(10);
+    expect(loadConfig({ ...base, WORKER_NICE: '0' }).workerNice).toBe(0);
+    expect(loadConfig({ ...base, WORKER_NICE: ' 19 ' }).workerNice).toBe(19);
+  });
+
+  it('refuses a value outside 0-19 instead of clamping it, as TEMPORAL_NICE does', () => {
+    for (const bad of ['20', '-1', '2.5', 'low'])
+      expect(() => loadConfig({ ...base, WORKER_NICE: bad })).toThrow(
+        `WORKER_NICE must be an integer from 0 to 19, got "${bad}"`,
+      );
   });
 });
