@@ -34,7 +34,15 @@ export class HttpClient {
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(this.baseUrl + path, { method, headers, body: payload });
+    const send = () => fetch(this.baseUrl + path, { method, headers, body: payload });
+    // A reused keep-alive socket the server closed at that moment (its 5 s idle timeout against the client's, both
+    // late on a loaded event loop) fails with ECONNRESET before the request reached the app: a read is sent again
+    // once. Writes are not: the suites check that each takes effect once.
+    const res = await send().catch((err: unknown) => {
+      const code = (err as { cause?: { code?: string } }).cause?.code;
+      if ((method === 'GET' || method === 'HEAD') && code === 'ECONNRESET') return send();
+      throw err;
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {
