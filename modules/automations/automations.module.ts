@@ -5,6 +5,7 @@ import type * as automationRunsRouter from './automation-runs.router';
 import type * as automationSkipsRouter from './automation-skips.router';
 import type * as automationActivities from './automation.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
+import { componentDeps } from '../../platform/component-deps';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { automationExecutionKind, automationScheduleTickKind } from '../../platform/workflow-kinds';
 import { automationResource } from './automations.resource';
@@ -25,11 +26,8 @@ export const automationsModule = defineModule({
   activities: (deps: ActivityDeps) =>
     // Loaded when the worker builds them (the API never loads activity code).
     (require('./automation.activities') as typeof automationActivities).createAutomationActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'automations' }),
+      ...componentDeps(deps, 'automations'),
       engine: { orm: deps.orm, log: deps.log, workflows: deps.workflows, retryIntervalMs: deps.retryIntervalMs },
-      messaging: deps.messaging,
       ai: deps.ai,
       // add_to_sequence enrolls through the sequence engine when the process has its port.
       sequences: deps.sequenceWorkflows

@@ -4,6 +4,7 @@ import type * as bookingsRouter from './bookings.router';
 import type * as publicBookingsRouter from './public-bookings.router';
 import type * as bookingsActivities from './bookings.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
+import { componentDeps } from '../../platform/component-deps';
 import { subscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { bookingApprovalKind } from './booking-approval.kind';
 import { bookingResource } from './bookings.resource';
@@ -21,20 +22,12 @@ export const bookingsModule = defineModule({
   workflows: [bookingApprovalKind],
   activities: (deps: ActivityDeps) =>
     // Loaded when the worker builds them (the API never loads activity code).
-    (require('./bookings.activities') as typeof bookingsActivities).createBookingActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'bookings' }),
-      messaging: deps.messaging,
-    }),
+    (require('./bookings.activities') as typeof bookingsActivities).createBookingActivities(
+      componentDeps(deps, 'bookings'),
+    ),
   subscribers: [
     subscriberGroup(['booking-notifications'], (deps) => [
-      bookingNotificationSubscriber({
-        orm: deps.orm,
-        config: deps.config,
-        log: deps.log.child({ component: 'bookings' }),
-        messaging: deps.messaging,
-      }),
+      bookingNotificationSubscriber(componentDeps(deps, 'bookings')),
     ]),
   ],
 });

@@ -18,12 +18,15 @@ import {
   rescheduleBody,
   updateBookingConfigBody,
 } from './bookings.schemas';
-import { engineCommandId } from '../../platform/http/idempotency';
-import { created, ok, paged, route } from '../../platform/http/registry';
+import { ENGINE_UNCONFIRMED_NOTE, engineCommandId } from '../../platform/http/idempotency';
+import { created, ok, paged, route, type RouteDef } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import { availableSlotsView, bookingConfigView, bookingView, type AvailableSlotsView } from './bookings.views';
 import { BOOKING_VIEWS } from './bookings.schemas';
 import { z } from 'zod';
+import type { Context } from 'koa';
+import type { Ctx } from '../../platform/context';
+import type { Booking } from './booking.entity';
 import { idParams } from '../../platform/shared/schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -42,6 +45,40 @@ export const bookingsRoutes: RouteFactory = (deps) => {
     timeScale: deps.config.bookingTimeScale,
   };
   const side = bookingSideDeps(approval);
+  /** Approve or reject through the approval workflow; a retry with the same Idempotency-Key is the same command. */
+  const decide = (
+    { ctx, id, koa }: { ctx: Ctx; id: string; koa: Context },
+    decision: 'approve' | 'reject',
+    input: { notes?: string; reason?: string },
+  ) =>
+    decideThroughWorkflow(
+      ctx,
+      id,
+      decision,
+      { ...input, commandId: engineCommandId(koa, ctx.actor.workspaceId) },
+      approval,
+    );
+  /** POST /bookings/:id/<action>: `act` changes the booking and gives it back; the route answers it. */
+  const bookingAction = <B extends z.ZodType>(
+    action: string,
+    body: B,
+    summary: string,
+    act: (input: { ctx: Ctx; id: string; body: z.infer<B>; koa: Context }) => Promise<Booking>,
+  ): RouteDef =>
+    route({
+      method: 'POST',
+      path: `/api/v1/bookings/:id/${action}`,
+      section,
+      access: write,
+      params: idParams,
+      body,
+      resources,
+      response: envelopes.data(bookingView),
+      transitions,
+      summary,
+      handler: async ({ ctx, params, body, koa }) =>
+        ok(bookings.serializeBooking(await act({ ctx, id: params.id, body, koa }))),
+    });
   return [
     route({
       method: 'GET',
@@ -161,107 +198,36 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       response: envelopes.data(bookingView),
       handler: async ({ ctx, params }) => ok(bookings.serializeBooking(await bookings.getBooking(ctx, params.id))),
     }),
-    route({
-      method: 'POST',
-      path: '/api/v1/bookings/:id/cancel',
-      section,
-      access: write,
-      params: idParams,
-      body: cancelBody,
-      resources,
-      response: envelopes.data(bookingView),
-      transitions,
-      summary:
-        'Cancel (optional reason): frees the slot, removes the calendar event, ends a pending approval, e-mails the attendee a cancellation (iCalendar CANCEL). 409 when already cancelled or rejected.',
-      handler: async ({ ctx, params, body }) =>
-        ok(
-          bookings.serializeBooking(
-            await bookings.cancelBooking(
-              ctx,
-              await bookings.getBooking(ctx, params.id),
-              { reason: body.reason, by: 'user' },
-              side,
-            ),
-          ),
+    bookingAction(
+      'cancel',
+      cancelBody,
+      'Cancel (optional reason): frees the slot, removes the calendar event, ends a pending approval, e-mails the attendee a cancellation (iCalendar CANCEL). 409 when already cancelled or rejected.',
+      async ({ ctx, id, body }) =>
+        bookings.cancelBooking(ctx, await bookings.getBooking(ctx, id), { reason: body.reason, by: 'user' }, side),
+    ),
+    bookingAction(
+      'approve',
+      approveBody,
+      `Approve a pending booking (notes optional) through its approval workflow (a Temporal update; answers when decided). 409 unless pending. ${ENGINE_UNCONFIRMED_NOTE}`,
+      ({ ctx, id, body, koa }) => decide({ ctx, id, koa }, 'approve', { notes: body.notes }),
+    ),
+    bookingAction(
+      'reject',
+      rejectBody,
+      `Reject a pending booking (reason optional) through its approval workflow; frees the slot and tells the attendee. 409 unless pending. ${ENGINE_UNCONFIRMED_NOTE}`,
+      ({ ctx, id, body, koa }) => decide({ ctx, id, koa }, 'reject', { reason: body.reason }),
+    ),
+    bookingAction(
+      'reschedule',
+      rescheduleBody,
+      'Move the booking to newSlotStart (required) under the same checks as create (same agent when free); the old slot is freed in the same transaction. 409 when taken or the booking is cancelled/rejected.',
+      async ({ ctx, id, body }) =>
+        bookings.rescheduleBooking(
+          ctx,
+          await bookings.getBooking(ctx, id),
+          { newSlotStart: body.newSlotStart, reason: body.reason, by: 'user' },
+          side,
         ),
-    }),
-    route({
-      method: 'POST',
-      path: '/api/v1/bookings/:id/approve',
-      section,
-      access: write,
-      params: idParams,
-      body: approveBody,
-      resources,
-      response: envelopes.data(bookingView),
-      transitions,
-      summary:
-        'Approve a pending booking (notes optional) through its approval workflow (a Temporal update; answers when decided). 409 unless pending. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
-      handler: async ({ ctx, params, body, koa }) =>
-        ok(
-          bookings.serializeBooking(
-            await decideThroughWorkflow(
-              ctx,
-              params.id,
-              'approve',
-              { notes: body.notes, commandId: engineCommandId(koa, ctx.actor.workspaceId) },
-              approval,
-            ),
-          ),
-        ),
-    }),
-    route({
-      method: 'POST',
-      path: '/api/v1/bookings/:id/reject',
-      section,
-      access: write,
-      params: idParams,
-      body: rejectBody,
-      resources,
-      response: envelopes.data(bookingView),
-      transitions,
-      summary:
-        'Reject a pending booking (reason optional) through its approval workflow; frees the slot and tells the attendee. 409 unless pending. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
-      handler: async ({ ctx, params, body, koa }) =>
-        ok(
-          bookings.serializeBooking(
-            await decideThroughWorkflow(
-              ctx,
-              params.id,
-              'reject',
-              { reason: body.reason, commandId: engineCommandId(koa, ctx.actor.workspaceId) },
-              approval,
-            ),
-          ),
-        ),
-    }),
-    route({
-      method: 'POST',
-      path: '/api/v1/bookings/:id/reschedule',
-      section,
-      access: write,
-      params: idParams,
-      body: rescheduleBody,
-      resources,
-      response: envelopes.data(bookingView),
-      transitions,
-      summary:
-        'Move the booking to newSlotStart (required) under the same checks as create (same agent when free); the old slot is freed in the same transaction. 409 when taken or the booking is cancelled/rejected.',
-      handler: async ({ ctx, params, body }) =>
-        ok(
-          bookings.serializeBooking(
-            await bookings.rescheduleBooking(
-              ctx,
-              await bookings.getBooking(ctx, params.id),
-              {
-                newSlotStart: body.newSlotStart,
-                reason: body.reason,
-                by: 'user',
-              },
-              side,
-            ),
-          ),
-        ),
-    }),
+    ),
   ];
 };

@@ -4,6 +4,7 @@ import type * as contractsRouter from './contracts.router';
 import type * as contractSigningRouter from './contract-signing.router';
 import type * as contractsActivities from './contracts.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
+import { componentDeps } from '../../platform/component-deps';
 import { contractEnvelopeKind } from './contract-envelope.kind';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { contractResource } from './contracts.resource';
@@ -21,12 +22,9 @@ export const contractsModule = defineModule({
   workflows: [contractEnvelopeKind],
   activities: (deps: ActivityDeps) =>
     // Loaded when the worker builds them (the API never loads activity code).
-    (require('./contracts.activities') as typeof contractsActivities).createContractActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'contracts' }),
-      messaging: deps.messaging,
-    }),
+    (require('./contracts.activities') as typeof contractsActivities).createContractActivities(
+      componentDeps(deps, 'contracts'),
+    ),
   // Needs the engine port: wakes envelope workflows from contract events (envelope-wake.ts).
   subscribers: [
     portedSubscriberGroup('contract-envelopes', 'workflows', ['contract-envelope-wake'], (_deps, workflows) => [

@@ -7,6 +7,7 @@ import type * as emailTrackingRouter from './email-tracking.router';
 import type * as emailBulkRouter from './email-bulk.router';
 import type * as emailBulkActivities from './email-bulk.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
+import { componentDeps } from '../../platform/component-deps';
 import { emailBulkKind } from '../../platform/workflow-kinds';
 import { emailResource } from './email.resource';
 
@@ -25,10 +26,7 @@ export const emailModule = defineModule({
   workflows: [emailBulkKind],
   activities: (deps: ActivityDeps) =>
     // Loaded when the worker builds them (the API never loads activity code).
-    (require('./email-bulk.activities') as typeof emailBulkActivities).createEmailBulkActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'email-bulk' }),
-      messaging: deps.messaging,
-    }),
+    (require('./email-bulk.activities') as typeof emailBulkActivities).createEmailBulkActivities(
+      componentDeps(deps, 'email-bulk'),
+    ),
 });

@@ -3,6 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as sequencesRouter from './sequences.router';
 import type * as sequenceActivities from './sequence.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
+import { componentDeps } from '../../platform/component-deps';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { sequenceEnrollmentKind } from './sequence-enrollment.kind';
 import { sequenceAutoEnrollSubscriber } from './auto-enroll';
@@ -19,10 +20,7 @@ export const sequencesModule = defineModule({
   activities: (deps: ActivityDeps) =>
     // Loaded when the worker builds them (the API never loads activity code).
     (require('./sequence.activities') as typeof sequenceActivities).createSequenceActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'sequences' }),
-      messaging: deps.messaging,
+      ...componentDeps(deps, 'sequences'),
       ai: deps.ai,
       staleClaimMs: deps.staleClaimMs,
     }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
-import { engineCommandId, requestKeyOf } from '../../platform/http/idempotency';
+import { ENGINE_UNCONFIRMED_NOTE, engineCommandId, requestKeyOf } from '../../platform/http/idempotency';
 import { DomainError } from '../../platform/errors';
 import { enrollEligibility, enrollEntities } from './enroll.service';
 import { readEnrollmentWithWait } from './enrollment-wait';
@@ -86,8 +86,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       params: enrollmentParams,
       body: pauseBody,
       resources: enrollment,
-      summary:
-        'Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
+      summary: `Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active. ${ENGINE_UNCONFIRMED_NOTE}`,
       response: envelopes.data(pausedView),
       handler: async ({ ctx, params, body, koa }) =>
         ok(
@@ -107,8 +106,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       access: write,
       params: enrollmentParams,
       resources: enrollment,
-      summary:
-        'Resume a paused enrollment. 409 invalid_state unless paused. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
+      summary: `Resume a paused enrollment. 409 invalid_state unless paused. ${ENGINE_UNCONFIRMED_NOTE}`,
       response: envelopes.data(resumedView),
       handler: async ({ ctx, params, koa }) =>
         ok(await resumeEnrollment(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),
@@ -120,8 +118,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       access: write,
       params: enrollmentParams,
       resources: enrollment,
-      summary:
-        'End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
+      summary: `End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise. ${ENGINE_UNCONFIRMED_NOTE}`,
       response: envelopes.data(unenrolledView),
       handler: async ({ ctx, params, koa }) =>
         ok(await unenrollEnrollment(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),

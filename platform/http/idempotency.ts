@@ -40,6 +40,10 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
   return key;
 }
 
+/** How a route whose command goes to the workflow engine (with engineCommandId) answers when the engine is slow. */
+export const ENGINE_UNCONFIRMED_NOTE =
+  '503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.';
+
 /**
  * The id of a command sent to the workflow engine (update id, signal dedupe key): derived from the
  * Idempotency-Key, so a retry of a request the engine recorded but did not confirm is the same
