@@ -78,8 +78,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/automations/automation.activities.ts → modules/ai/index.ts; modules/automations/actions/deps.ts → modules/ai/index.ts',
   'automations → api':
     'modules/automations/automation-runs.router.ts → api/app.ts; modules/automations/automation-skips.router.ts → api/app.ts; +1 more',
-  'automations → app':
-    'modules/automations/automation-execution.workflow.ts → app/activities.ts; modules/automations/automation-schedule.workflow.ts → app/activities.ts',
   'automations → calendar': 'modules/automations/actions/timeline.ts → modules/calendar/index.ts',
   'automations → companies':
     'modules/automations/engine/context.ts → modules/companies/index.ts; modules/automations/actions/records.ts → modules/companies/index.ts',
@@ -97,7 +95,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → people':
     'modules/automations/engine/context.ts → modules/people/index.ts; modules/automations/actions/records.ts → modules/people/index.ts',
   'automations → platform':
-    'modules/automations/automation.entity.ts → platform/orm/base.ts; modules/automations/automations.events.ts → platform/outbox/define-events.ts; +159 more',
+    'modules/automations/automation.entity.ts → platform/orm/base.ts; modules/automations/automations.events.ts → platform/outbox/define-events.ts; +160 more',
   'automations → sequences':
     'modules/automations/automation.activities.ts → modules/sequences/index.ts; modules/automations/actions/deps.ts → modules/sequences/index.ts; +1 more',
   'automations → timeline':
@@ -106,7 +104,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/automations/engine/workspace.ts → modules/workspaces/index.ts; modules/automations/engine/manual.ts → modules/workspaces/index.ts; +5 more',
   'bookings → api':
     'modules/bookings/bookings.router.ts → api/app.ts; modules/bookings/public-bookings.router.ts → api/app.ts',
-  'bookings → app': 'modules/bookings/booking-approval.workflow.ts → app/activities.ts',
   'bookings → calendar':
     'modules/bookings/bookings.service.ts → modules/calendar/index.ts; modules/bookings/approval.service.ts → modules/calendar/index.ts; +1 more',
   'bookings → email':
@@ -114,7 +111,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → leads': 'modules/bookings/booking-create.service.ts → modules/leads/index.ts',
   'bookings → people': 'modules/bookings/booking-create.service.ts → modules/people/index.ts',
   'bookings → platform':
-    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +74 more',
+    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +76 more',
   'bookings → workspaces':
     'modules/bookings/booking-configs.service.ts → modules/workspaces/index.ts; modules/bookings/approver-notices.ts → modules/workspaces/index.ts; +2 more',
   'calendar → api': 'modules/calendar/calendar-events.router.ts → api/app.ts',
@@ -136,13 +133,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'companies → timeline': 'modules/companies/companies.service.ts → modules/timeline/index.ts',
   'contracts → api':
     'modules/contracts/contract-signing.router.ts → api/app.ts; modules/contracts/contracts.router.ts → api/app.ts',
-  'contracts → app': 'modules/contracts/contract-envelope.workflow.ts → app/activities.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
   'contracts → messaging':
     'modules/contracts/contract-send.service.ts → modules/messaging/index.ts; modules/contracts/envelope.service.ts → modules/messaging/index.ts',
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
-    'modules/contracts/eid.ts → platform/errors.ts; modules/contracts/start-queue.ts → platform/intake/starter.ts; +60 more',
+    'modules/contracts/eid.ts → platform/errors.ts; modules/contracts/start-queue.ts → platform/intake/starter.ts; +61 more',
   'contracts → timeline': 'modules/contracts/contracts.service.ts → modules/timeline/index.ts',
   'crm-connect → api': 'modules/crm-connect/crm-connect.router.ts → api/app.ts',
   'crm-connect → calls':
@@ -183,7 +179,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
   'email → api':
     'modules/email/email-bulk.router.ts → api/app.ts; modules/email/email-inbound.router.ts → api/app.ts; +3 more',
-  'email → app': 'modules/email/email-bulk.workflow.ts → app/activities.ts',
   'email → automations': 'modules/email/email-bulk.service.ts → modules/automations/index.ts',
   'email → calendar': 'modules/email/calendar-invite.ts → modules/calendar/index.ts',
   'email → companies':
@@ -194,7 +189,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → people':
     'modules/email/inbound.service.ts → modules/people/index.ts; modules/email/email-bulk.service.ts → modules/people/index.ts; +1 more',
   'email → platform':
-    'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email.events.ts → platform/outbox/define-events.ts; +109 more',
+    'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email.events.ts → platform/outbox/define-events.ts; +110 more',
   'email → timeline': 'modules/email/inbound.service.ts → modules/timeline/index.ts',
   'email → workspaces':
     'modules/email/email-accounts.service.ts → modules/workspaces/index.ts; modules/email/inbound.service.ts → modules/workspaces/index.ts',
@@ -266,7 +261,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
   'messaging → api':
     'modules/messaging/sms-templates.router.ts → api/app.ts; modules/messaging/sms.router.ts → api/app.ts',
-  'messaging → app': 'modules/messaging/sms-scheduled.workflow.ts → app/activities.ts',
   'messaging → automations': 'modules/messaging/sms-inbound.service.ts → modules/automations/index.ts',
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
@@ -426,7 +420,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → ai':
     'modules/sequences/sequence.activities.ts → modules/ai/index.ts; modules/sequences/sequence-step-ai.ts → modules/ai/index.ts; +1 more',
   'sequences → api': 'modules/sequences/sequences.router.ts → api/app.ts',
-  'sequences → app': 'modules/sequences/sequence-enrollment.workflow.ts → app/activities.ts',
   'sequences → automations':
     'modules/sequences/definition.schemas.ts → modules/automations/index.schemas.ts; modules/sequences/nodes.schemas.ts → modules/automations/index.schemas.ts; +9 more',
   'sequences → companies': 'modules/sequences/enroll.service.ts → modules/companies/index.ts',
@@ -440,7 +433,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → people':
     'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
-    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +93 more',
+    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +94 more',
   'support → api': 'modules/support/support.router.ts → api/app.ts',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
@@ -473,7 +466,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'webhooks → adapters':
     'modules/webhooks/subscriber.ts → adapters/webhooks/http-sender.ts; modules/webhooks/attempts.ts → adapters/webhooks/http-sender.ts',
   'webhooks → api': 'modules/webhooks/webhooks.router.ts → api/app.ts',
-  'webhooks → app': 'modules/webhooks/webhook-delivery.workflow.ts → app/activities.ts',
   'webhooks → platform':
     'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +40 more',
   'workspaces → api': 'modules/workspaces/system.router.ts → api/app.ts',

@@ -16,7 +16,7 @@ import {
   sleep,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createAutomationActivities } from './automation.activities';
 import type { ExecutionSettings } from './automation.entity';
 import { explainConditions, type Condition } from './conditions.pure';
 import { conditionDetails, explainBranch } from './condition-explain.pure';
@@ -32,7 +32,7 @@ import {
   type WorkflowStep,
 } from './engine/types.pure';
 
-type Activities = ReturnType<typeof createActivities>;
+type Activities = ReturnType<typeof createAutomationActivities>;
 
 /** Node types the workflow decides itself (no activity): a retry's `resume` skips them when recorded. */
 const WORKFLOW_DECIDED: ReadonlySet<string> = new Set(['trigger', 'condition', 'delay']);

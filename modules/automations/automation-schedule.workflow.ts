@@ -4,11 +4,11 @@
  * which the schedule appends to this workflow's id.
  */
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createAutomationActivities } from './automation.activities';
 import type { AutomationScheduleTickInput } from './automation-schedule.messages';
 import { scheduledTimeOfTick } from './automation-ids.pure';
 
-const { startScheduledExecution } = proxyActivities<ReturnType<typeof createActivities>>({
+const { startScheduledExecution } = proxyActivities<ReturnType<typeof createAutomationActivities>>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 20 },
 });

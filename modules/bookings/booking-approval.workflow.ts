@@ -19,7 +19,7 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createBookingActivities } from './bookings.activities';
 import type { DecisionArgs, DecisionResult } from './approval-types';
 import {
   approveUpdate,
@@ -30,7 +30,7 @@ import {
   type BookingApprovalInput,
 } from './booking-approval.messages';
 
-type Activities = ReturnType<typeof createActivities>;
+type Activities = ReturnType<typeof createBookingActivities>;
 
 /** Patch id: approver notices run beside the deadline timer instead of before it. */
 const NOTICES_BESIDE_DEADLINE = 'approval-notices-beside-deadline';

@@ -13,10 +13,10 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createContractActivities } from './contracts.activities';
 import { envelopeChangedSignal, envelopeDeadlineQuery, type ContractEnvelopeInput } from './contract-envelope.messages';
 
-type Activities = ReturnType<typeof createActivities>;
+type Activities = ReturnType<typeof createContractActivities>;
 
 // Reads and one short transaction (the completion renders the PDF): local activities, so a
 // signature costs one workflow task instead of an activity task round trip through the server.

@@ -4,10 +4,10 @@
  * recipient's send is keyed), so no recipient gets two copies, and sends what was never handed over.
  */
 import { ActivityFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createEmailBulkActivities } from './email-bulk.activities';
 import type { EmailBulkWorkflowInput } from './email-bulk.messages';
 
-type Activities = ReturnType<typeof createActivities>;
+type Activities = ReturnType<typeof createEmailBulkActivities>;
 
 const { emailBulkSendBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '15 minutes',

@@ -4,10 +4,10 @@
  * workflow during the timer ends it; the API marks the row cancelled in the same request.
  */
 import { ActivityFailure, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createSmsActivities } from './sms.activities';
 import type { ScheduledSmsWorkflowInput } from './sms-scheduled.messages';
 
-type Activities = ReturnType<typeof createActivities>;
+type Activities = ReturnType<typeof createSmsActivities>;
 
 const { sendScheduledSms } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

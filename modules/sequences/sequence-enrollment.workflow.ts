@@ -17,7 +17,7 @@ import {
   proxyLocalActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createSequenceActivities } from './sequence.activities';
 import {
   commandSignal,
   exitSignal,
@@ -47,7 +47,7 @@ import {
 } from './sequence-enrollment-walk.pure';
 import type { ExitReason, MirrorInput, SendWaitReason, StepActivityResult, WorkflowNode } from './types';
 
-type Activities = ReturnType<typeof createActivities>;
+type Activities = ReturnType<typeof createSequenceActivities>;
 
 // Database writes of the run's own rows: retried every second while the database is away, so a step (a wait's end)
 // is recorded within a second of its return (the soak measured 3-4 s with a backoff that doubled up to a minute).

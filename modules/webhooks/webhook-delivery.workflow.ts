@@ -4,10 +4,10 @@
  * Workflow id `webhook-delivery:<workspaceId>:<deliveryId>`; the input holds ids and delays only.
  */
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../../app/activities';
+import type { createWebhookActivities } from './webhooks.activities';
 import type { WebhookRetryInput } from './webhook-delivery.messages';
 
-const { attemptWebhookDelivery } = proxyActivities<ReturnType<typeof createActivities>>({
+const { attemptWebhookDelivery } = proxyActivities<ReturnType<typeof createWebhookActivities>>({
   // One POST is bounded to 10 s; the rest is two small queries.
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 20 },
