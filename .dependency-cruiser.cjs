@@ -26,6 +26,8 @@ module.exports = {
           // ActivityDeps names the ports the modules' activities receive (automations, sequences, e-mail, AI), as
           // SubscriberDeps does for the subscribers.
           '^platform/activity-deps\\.ts$',
+          // AppDeps (with RouteFactory) names the ports every router receives, as ActivityDeps and SubscriberDeps do.
+          '^platform/http/app-deps\\.ts$',
         ],
       },
       to: { path: '^(modules|app|api|activities|workflows|search|adapters)/|^domain/[a-z-]+/' },

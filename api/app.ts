@@ -1,23 +1,13 @@
 import Koa, { type Context, type Next } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../platform/config';
 import { DomainError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/logger';
-import type { MessagingDeps } from '../modules/email';
-import type { WorkflowPort } from '../platform/workflow-port';
-import type { SequenceWorkflowPort } from '../modules/sequences';
-import type { SmsSchedulerPort } from '../modules/messaging';
-import type { CompanyRegistry } from '../modules/lookups';
-import type { EidProvider } from '../modules/contracts';
-import type { SearchService } from '../search/search.service';
-import type { CustomObjectSearch } from '../search/custom-objects';
 import { lazyWorkspaceCtx } from '../platform/orm/tenant';
 import { authorize } from '../platform/http/auth';
 import { dispatchBySegments, type Mounted } from '../platform/http/dispatch';
-import type { ActorCache } from '../modules/workspaces';
 import { createAuthFailureLimiter, type AuthFailureLimiter } from '../platform/http/auth-failures';
 import { codecServer } from '../platform/http/codec-server';
 import { formatZodError } from '../platform/shared/schemas';
@@ -26,38 +16,10 @@ import { contractCheckMiddleware, markRoute } from './docs/contract-check';
 import { idempotencyKeyOf, withIdempotency } from '../platform/http/idempotency';
 import { assertStorableParams, bodyParseError, inputGuard } from '../platform/http/input-guard';
 import { isPublic, type RouteDef } from '../platform/http/registry';
+import type { AppDeps } from '../platform/http/app-deps';
 import { assertRouteReferences } from '../platform/http/references';
 
-export interface AppDeps {
-  orm: MikroORM;
-  config: AppConfig;
-  log: Logger;
-  /** Temporal client (lazy connection): automation runs, cancels, schedules. */
-  temporal: Client;
-  /** E-mail transports (connected mailboxes, fallback sender) and SMS gateway; closed with the runtime. */
-  messaging: MessagingDeps;
-  // Ports, built once by the composition root (api/bootstrap.ts) and shared by every router.
-  /** Workflow starts, updates and signals; every call bounded by ENGINE_DEADLINE_MS (apiPortOptions). */
-  workflows: WorkflowPort;
-  /** Sequence enrollments (pause, resume, unenroll), bounded like `workflows`. */
-  sequenceWorkflows: SequenceWorkflowPort;
-  /** Timer workflows of scheduled SMS. */
-  smsScheduler: SmsSchedulerPort;
-  /** `GET /search` over Meilisearch (short timeout; degraded answers from Postgres). */
-  search: SearchService;
-  /** Custom object record search over Meilisearch (same client and freshness check as `search`). */
-  customObjectSearch: CustomObjectSearch;
-  /** The company registry (CVR_API_*) behind the lookups routes. */
-  registry: CompanyRegistry;
-  /** The national e-ID signing provider (EID_PROVIDER_URL) of contracts with signatureLevel eid. */
-  eid: EidProvider;
-  /** Named readiness probes for /readyz (postgres, temporal, meilisearch). */
-  readiness: Record<string, () => Promise<void>>;
-  /** API-key lookups cached in this process, emptied by NOTIFY (modules/workspaces/key-cache.ts); none: no cache. */
-  keyCache?: ActorCache;
-}
-
-export type RouteFactory = (deps: AppDeps) => RouteDef[];
+export type { AppDeps, RouteFactory } from '../platform/http/app-deps';
 
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
 

@@ -13,23 +13,19 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'adapters/sms/http-sms-gateway.ts → modules/messaging/delivery-error.port.ts; adapters/sms/http-sms-gateway.ts → modules/messaging/messaging.port.ts; +2 more',
   'adapters → platform':
     'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +18 more',
-  'agents → api': 'modules/agents/agents.router.ts → api/app.ts',
   'agents → platform':
-    'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +14 more',
+    'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +15 more',
   'ai → adapters': 'modules/ai/factory.ts → adapters/ai/openai-compatible.ts',
   'ai → platform':
     'modules/ai/ai-provider.port.ts → platform/errors.ts; modules/ai/factory.ts → platform/config.ts; +2 more',
   'api → adapters': 'api/bootstrap.ts → adapters/registry/cvr-registry.ts',
   'api → app': 'api/routes/index.ts → app/modules.ts',
-  'api → contracts': 'api/app.ts → modules/contracts/index.ts; api/bootstrap.ts → modules/contracts/index.ts',
-  'api → email': 'api/app.ts → modules/email/index.ts; api/bootstrap.ts → modules/email/index.ts',
-  'api → lookups': 'api/app.ts → modules/lookups/index.ts',
-  'api → messaging': 'api/app.ts → modules/messaging/index.ts',
-  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +50 more',
-  'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
-  'api → sequences': 'api/app.ts → modules/sequences/index.ts',
+  'api → contracts': 'api/bootstrap.ts → modules/contracts/index.ts',
+  'api → email': 'api/bootstrap.ts → modules/email/index.ts',
+  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +53 more',
+  'api → search': 'api/bootstrap.ts → search/custom-objects.ts; api/bootstrap.ts → search/freshness.ts; +4 more',
   'api → timeline': 'api/routes/sub-lists.ts → modules/timeline/index.ts',
-  'api → workspaces': 'api/app.ts → modules/workspaces/index.ts; api/bootstrap.ts → modules/workspaces/index.ts',
+  'api → workspaces': 'api/bootstrap.ts → modules/workspaces/index.ts',
   'app → agents': 'app/modules.ts → modules/agents/agents.module.ts',
   'app → automations':
     'app/modules.ts → modules/automations/automations.module.ts; app/housekeeping.ts → modules/automations/index.ts',
@@ -76,8 +72,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'app/modules.ts → modules/workspaces/workspaces.module.ts; app/housekeeping.ts → modules/workspaces/index.ts',
   'automations → ai':
     'modules/automations/automation.activities.ts → modules/ai/index.ts; modules/automations/actions/deps.ts → modules/ai/index.ts',
-  'automations → api':
-    'modules/automations/automation-runs.router.ts → api/app.ts; modules/automations/automation-skips.router.ts → api/app.ts; +1 more',
   'automations → calendar': 'modules/automations/actions/timeline.ts → modules/calendar/index.ts',
   'automations → companies':
     'modules/automations/engine/context.ts → modules/companies/index.ts; modules/automations/actions/records.ts → modules/companies/index.ts',
@@ -95,15 +89,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → people':
     'modules/automations/engine/context.ts → modules/people/index.ts; modules/automations/actions/records.ts → modules/people/index.ts',
   'automations → platform':
-    'modules/automations/automation.entity.ts → platform/orm/base.ts; modules/automations/automations.events.ts → platform/outbox/define-events.ts; +160 more',
+    'modules/automations/automations.events.ts → platform/outbox/define-events.ts; modules/automations/automation.entity.ts → platform/orm/base.ts; +163 more',
   'automations → sequences':
     'modules/automations/automation.activities.ts → modules/sequences/index.ts; modules/automations/actions/deps.ts → modules/sequences/index.ts; +1 more',
   'automations → timeline':
     'modules/automations/actions/records.ts → modules/timeline/index.ts; modules/automations/actions/timeline.ts → modules/timeline/index.ts',
   'automations → workspaces':
     'modules/automations/engine/workspace.ts → modules/workspaces/index.ts; modules/automations/engine/manual.ts → modules/workspaces/index.ts; +5 more',
-  'bookings → api':
-    'modules/bookings/bookings.router.ts → api/app.ts; modules/bookings/public-bookings.router.ts → api/app.ts',
   'bookings → calendar':
     'modules/bookings/bookings.service.ts → modules/calendar/index.ts; modules/bookings/approval.service.ts → modules/calendar/index.ts; +1 more',
   'bookings → email':
@@ -111,36 +103,30 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → leads': 'modules/bookings/booking-create.service.ts → modules/leads/index.ts',
   'bookings → people': 'modules/bookings/booking-create.service.ts → modules/people/index.ts',
   'bookings → platform':
-    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +76 more',
+    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +78 more',
   'bookings → workspaces':
     'modules/bookings/booking-configs.service.ts → modules/workspaces/index.ts; modules/bookings/approver-notices.ts → modules/workspaces/index.ts; +2 more',
-  'calendar → api': 'modules/calendar/calendar-events.router.ts → api/app.ts',
   'calendar → platform':
-    'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +15 more',
+    'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +16 more',
   'calendar → timeline': 'modules/calendar/calendar-events.service.ts → modules/timeline/index.ts',
-  'calls → api': 'modules/calls/calls.router.ts → api/app.ts',
   'calls → platform':
-    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +20 more',
+    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +21 more',
   'calls → timeline':
     'modules/calls/call-view.ts → modules/timeline/index.ts; modules/calls/calls.service.ts → modules/timeline/index.ts',
-  'companies → api':
-    'modules/companies/companies.router.ts → api/app.ts; modules/companies/companies.router.ts → api/routes/sub-lists.ts',
+  'companies → api': 'modules/companies/companies.router.ts → api/routes/sub-lists.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +29 more',
+    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +30 more',
   'companies → timeline': 'modules/companies/companies.service.ts → modules/timeline/index.ts',
-  'contracts → api':
-    'modules/contracts/contract-signing.router.ts → api/app.ts; modules/contracts/contracts.router.ts → api/app.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
   'contracts → messaging':
     'modules/contracts/contract-send.service.ts → modules/messaging/index.ts; modules/contracts/envelope.service.ts → modules/messaging/index.ts',
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
-    'modules/contracts/eid.ts → platform/errors.ts; modules/contracts/start-queue.ts → platform/intake/starter.ts; +61 more',
+    'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/eid.ts → platform/errors.ts; +63 more',
   'contracts → timeline': 'modules/contracts/contracts.service.ts → modules/timeline/index.ts',
-  'crm-connect → api': 'modules/crm-connect/crm-connect.router.ts → api/app.ts',
   'crm-connect → calls':
     'modules/crm-connect/crm-connect.router.ts → modules/calls/index.ts; modules/crm-connect/connector-calls.service.ts → modules/calls/index.ts; +1 more',
   'crm-connect → companies': 'modules/crm-connect/lookup.service.ts → modules/companies/index.ts',
@@ -148,12 +134,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'crm-connect → people':
     'modules/crm-connect/lookup.service.ts → modules/people/index.ts; modules/crm-connect/connector-calls.service.ts → modules/people/index.ts',
   'crm-connect → platform':
-    'modules/crm-connect/lookup.service.ts → platform/context.ts; modules/crm-connect/lookup.service.ts → platform/errors.ts; +8 more',
-  'custom-fields → api': 'modules/custom-fields/custom-fields.router.ts → api/app.ts',
+    'modules/crm-connect/lookup.service.ts → platform/context.ts; modules/crm-connect/lookup.service.ts → platform/errors.ts; +9 more',
   'custom-fields → platform':
-    'modules/custom-fields/custom-fields.events.ts → platform/outbox/define-events.ts; modules/custom-fields/validate-values.ts → platform/context.ts; +24 more',
-  'custom-objects → api':
-    'modules/custom-objects/custom-objects.router.ts → api/app.ts; modules/custom-objects/custom-objects.router.ts → api/routes/search.schemas.ts',
+    'modules/custom-fields/custom-fields.events.ts → platform/outbox/define-events.ts; modules/custom-fields/validate-values.ts → platform/context.ts; +25 more',
+  'custom-objects → api': 'modules/custom-objects/custom-objects.router.ts → api/routes/search.schemas.ts',
   'custom-objects → companies':
     'modules/custom-objects/records.service.ts → modules/companies/index.ts; modules/custom-objects/record-views.ts → modules/companies/index.ts; +1 more',
   'custom-objects → deals': 'modules/custom-objects/record-views.ts → modules/deals/index.ts',
@@ -162,23 +146,20 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → modules/leads/index.ts',
   'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
-    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +39 more',
+    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +40 more',
   'custom-objects → timeline':
     'modules/custom-objects/records.service.ts → modules/timeline/index.ts; modules/custom-objects/records-read.service.ts → modules/timeline/index.ts; +1 more',
-  'deals → api':
-    'modules/deals/deals.router.ts → api/app.ts; modules/deals/deals.router.ts → api/routes/sub-lists.ts; +1 more',
+  'deals → api': 'modules/deals/deals.router.ts → api/routes/sub-lists.ts',
   'deals → companies': 'modules/deals/deals.service.ts → modules/companies/index.ts',
   'deals → custom-fields': 'modules/deals/deals.service.ts → modules/custom-fields/index.ts',
   'deals → leads': 'modules/deals/deals.service.ts → modules/leads/index.ts',
   'deals → people': 'modules/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
-    'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +51 more',
+    'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +53 more',
   'deals → timeline': 'modules/deals/deals.service.ts → modules/timeline/index.ts',
   'deals → workspaces': 'modules/deals/deals.service.ts → modules/workspaces/index.ts',
   'email → adapters':
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
-  'email → api':
-    'modules/email/email-bulk.router.ts → api/app.ts; modules/email/email-inbound.router.ts → api/app.ts; +3 more',
   'email → automations': 'modules/email/email-bulk.service.ts → modules/automations/index.ts',
   'email → calendar': 'modules/email/calendar-invite.ts → modules/calendar/index.ts',
   'email → companies':
@@ -189,31 +170,24 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → people':
     'modules/email/inbound.service.ts → modules/people/index.ts; modules/email/email-bulk.service.ts → modules/people/index.ts; +1 more',
   'email → platform':
-    'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email.events.ts → platform/outbox/define-events.ts; +110 more',
+    'modules/email/email.events.ts → platform/outbox/define-events.ts; modules/email/account-transports.ts → platform/shared/secret-box.ts; +115 more',
   'email → timeline': 'modules/email/inbound.service.ts → modules/timeline/index.ts',
   'email → workspaces':
     'modules/email/email-accounts.service.ts → modules/workspaces/index.ts; modules/email/inbound.service.ts → modules/workspaces/index.ts',
-  'exports → api': 'modules/exports/export.router.ts → api/app.ts',
   'exports → lists': 'modules/exports/export.router.ts → modules/lists/index.ts',
   'exports → platform':
-    'modules/exports/export-specs.ts → platform/resources.ts; modules/exports/export-specs.ts → platform/shared/record-kinds.ts; +13 more',
-  'extension → api':
-    'modules/extension/extension-captures.router.ts → api/app.ts; modules/extension/extension.router.ts → api/app.ts',
+    'modules/exports/export-specs.ts → platform/resources.ts; modules/exports/export-specs.ts → platform/shared/record-kinds.ts; +14 more',
   'extension → files': 'modules/extension/extension-captures.router.ts → modules/files/index.ts',
   'extension → platform':
-    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +14 more',
+    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +16 more',
   'files → adapters':
     'modules/files/storage-factory.ts → adapters/storage/local-storage.ts; modules/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
-  'files → api':
-    'modules/files/files.router.ts → api/app.ts; modules/files/files-cloud.router.ts → api/app.ts; +1 more',
   'files → platform':
-    'modules/files/files.events.ts → platform/outbox/define-events.ts; modules/files/captures.service.ts → platform/context.ts; +50 more',
+    'modules/files/captures.service.ts → platform/context.ts; modules/files/captures.service.ts → platform/errors.ts; +53 more',
   'files → timeline':
     'modules/files/files.service.ts → modules/timeline/index.ts; modules/files/file-links.ts → modules/timeline/index.ts; +1 more',
-  'images → api': 'modules/images/images.router.ts → api/app.ts',
   'images → platform':
-    'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +5 more',
-  'imports → api': 'modules/imports/import.router.ts → api/app.ts',
+    'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +6 more',
   'imports → companies':
     'modules/imports/import.schemas.ts → modules/companies/index.ts; modules/imports/importers.ts → modules/companies/index.ts',
   'imports → custom-objects': 'modules/imports/importers.ts → modules/custom-objects/index.ts',
@@ -225,9 +199,8 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'imports → people':
     'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
-    'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +17 more',
-  'inbound → api':
-    'modules/inbound/inbound.router.ts → api/app.ts; modules/inbound/inbound.router.ts → api/docs/schema.ts',
+    'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +18 more',
+  'inbound → api': 'modules/inbound/inbound.router.ts → api/docs/schema.ts',
   'inbound → companies':
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
   'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
@@ -236,52 +209,43 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'inbound → people':
     'modules/inbound/matching.ts → modules/people/index.ts; modules/inbound/inbound.service.ts → modules/people/index.ts',
   'inbound → platform':
-    'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +11 more',
-  'leads → api':
-    'modules/leads/lead-routing.router.ts → api/app.ts; modules/leads/lead-scoring.router.ts → api/app.ts; +2 more',
+    'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +12 more',
+  'leads → api': 'modules/leads/leads.router.ts → api/routes/sub-lists.ts',
   'leads → companies': 'modules/leads/refs.ts → modules/companies/index.ts',
   'leads → custom-fields': 'modules/leads/leads.service.ts → modules/custom-fields/index.ts',
   'leads → people':
     'modules/leads/lead-scoring.service.ts → modules/people/index.ts; modules/leads/refs.ts → modules/people/index.ts; +1 more',
   'leads → platform':
-    'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +50 more',
+    'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +53 more',
   'leads → timeline': 'modules/leads/leads.service.ts → modules/timeline/index.ts',
   'leads → workspaces': 'modules/leads/refs.ts → modules/workspaces/index.ts',
-  'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
-    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +20 more',
-  'lookups → api': 'modules/lookups/lookups.router.ts → api/app.ts',
+    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +21 more',
   'lookups → companies':
     'modules/lookups/lookups.views.ts → modules/companies/index.ts; modules/lookups/avatar.service.ts → modules/companies/index.ts; +2 more',
   'lookups → images': 'modules/lookups/avatar.service.ts → modules/images/index.ts',
   'lookups → people':
     'modules/lookups/lookup.service.ts → modules/people/index.ts; modules/lookups/lookups.views.ts → modules/people/index.ts; +2 more',
   'lookups → platform':
-    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +16 more',
+    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +17 more',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
-  'messaging → api':
-    'modules/messaging/sms-templates.router.ts → api/app.ts; modules/messaging/sms.router.ts → api/app.ts',
   'messaging → automations': 'modules/messaging/sms-inbound.service.ts → modules/automations/index.ts',
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
   'messaging → people':
     'modules/messaging/sms.service.ts → modules/people/index.ts; modules/messaging/sms-inbound.service.ts → modules/people/index.ts',
   'messaging → platform':
-    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/outbound-message.entity.ts → platform/orm/base.ts; +69 more',
+    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +71 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',
-  'metrics → api': 'modules/metrics/metrics.router.ts → api/app.ts',
   'metrics → platform':
-    'modules/metrics/metric-series.entity.ts → platform/orm/base.ts; modules/metrics/metrics.module.ts → platform/module.ts; +7 more',
+    'modules/metrics/metric-series.entity.ts → platform/orm/base.ts; modules/metrics/metrics.module.ts → platform/module.ts; +8 more',
   'metrics → reports':
     'modules/metrics/metrics.schemas.ts → modules/reports/index.ts; modules/metrics/metrics.service.ts → modules/reports/index.ts',
-  'notes → api': 'modules/notes/notes.router.ts → api/app.ts',
   'notes → platform':
-    'modules/notes/notes.events.ts → platform/outbox/define-events.ts; modules/notes/notes.resource.ts → platform/shared/resource.ts; +19 more',
+    'modules/notes/notes.events.ts → platform/outbox/define-events.ts; modules/notes/notes.resource.ts → platform/shared/resource.ts; +20 more',
   'notes → timeline': 'modules/notes/notes.service.ts → modules/timeline/index.ts',
-  'offers → api':
-    'modules/offers/offer-catalog.router.ts → api/app.ts; modules/offers/offers-public.router.ts → api/app.ts; +1 more',
   'offers → companies':
     'modules/offers/offer-snapshot.ts → modules/companies/index.ts; modules/offers/offer-messaging.service.ts → modules/companies/index.ts',
   'offers → deals': 'modules/offers/offer-snapshot.ts → modules/deals/index.ts',
@@ -291,30 +255,28 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'offers → people':
     'modules/offers/offer-snapshot.ts → modules/people/index.ts; modules/offers/offer-messaging.service.ts → modules/people/index.ts',
   'offers → platform':
-    'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +74 more',
+    'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +77 more',
   'offers → presets':
     'modules/offers/offers.schemas.ts → modules/presets/index.ts; modules/offers/offer-catalog.schemas.ts → modules/presets/index.ts',
   'offers → pricing': 'modules/offers/offers.service.ts → modules/pricing/index.ts',
   'offers → timeline':
     'modules/offers/offers.service.ts → modules/timeline/index.ts; modules/offers/offer-public.service.ts → modules/timeline/index.ts',
-  'outbox → api': 'modules/outbox/outbox-admin.router.ts → api/app.ts',
   'outbox → platform':
-    'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/crud.ts; +4 more',
-  'people → api':
-    'modules/people/people.router.ts → api/app.ts; modules/people/people.router.ts → api/routes/sub-lists.ts',
+    'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/app-deps.ts; +5 more',
+  'people → api': 'modules/people/people.router.ts → api/routes/sub-lists.ts',
   'people → companies':
     'modules/people/people.schemas.ts → modules/companies/index.ts; modules/people/people.service.ts → modules/companies/index.ts; +1 more',
   'people → custom-fields': 'modules/people/people.service.ts → modules/custom-fields/index.ts',
   'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
   'people → lookups': 'modules/people/people.router.ts → modules/lookups/index.ts',
   'people → platform':
-    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +26 more',
+    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +27 more',
   'people → timeline': 'modules/people/people.service.ts → modules/timeline/index.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
   'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
   'platform → automations':
-    'platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; platform/workflow-kinds.ts → modules/automations/automation-ids.pure.ts; +3 more',
+    'platform/outbox/catalog.ts → modules/automations/automations.events.ts; platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; +3 more',
   'platform → bookings':
     'platform/outbox/catalog.ts → modules/bookings/bookings.events.ts; platform/resources.ts → modules/bookings/bookings.resource.ts',
   'platform → calendar':
@@ -324,7 +286,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → companies':
     'platform/outbox/catalog.ts → modules/companies/companies.events.ts; platform/resources.ts → modules/companies/companies.resource.ts; +1 more',
   'platform → contracts':
-    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/resources.ts → modules/contracts/contracts.resource.ts',
+    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/http/app-deps.ts → modules/contracts/index.ts; +1 more',
   'platform → custom-fields':
     'platform/outbox/catalog.ts → modules/custom-fields/custom-fields.events.ts; platform/resources.ts → modules/custom-fields/custom-fields.resource.ts',
   'platform → custom-objects':
@@ -332,11 +294,11 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → deals':
     'platform/outbox/catalog.ts → modules/deals/deals.events.ts; platform/resources.ts → modules/deals/deals.resource.ts; +1 more',
   'platform → email':
-    'platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; platform/outbox/catalog.ts → modules/email/email.events.ts; +3 more',
+    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +4 more',
   'platform → extension':
     'platform/outbox/catalog.ts → modules/extension/extension.events.ts; platform/orm/entities.ts → modules/extension/index.ts',
   'platform → files':
-    'platform/outbox/catalog.ts → modules/files/files.events.ts; platform/config.ts → modules/files/index.ts; +1 more',
+    'platform/config.ts → modules/files/index.ts; platform/outbox/catalog.ts → modules/files/files.events.ts; +1 more',
   'platform → images':
     'platform/orm/entities.ts → modules/images/index.ts; platform/http/images.ts → modules/images/index.ts',
   'platform → imports':
@@ -345,9 +307,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'platform/outbox/catalog.ts → modules/leads/leads.events.ts; platform/resources.ts → modules/leads/leads.resource.ts',
   'platform → lists':
     'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
-  'platform → lookups': 'platform/config.ts → modules/lookups/index.ts',
+  'platform → lookups':
+    'platform/config.ts → modules/lookups/index.ts; platform/http/app-deps.ts → modules/lookups/index.ts',
   'platform → messaging':
-    'platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; +2 more',
+    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +3 more',
   'platform → metrics': 'platform/orm/entities.ts → modules/metrics/index.ts',
   'platform → notes':
     'platform/outbox/catalog.ts → modules/notes/notes.events.ts; platform/resources.ts → modules/notes/notes.resource.ts',
@@ -361,8 +324,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'platform/outbox/catalog.ts → modules/pricing/pricing.events.ts; platform/resources.ts → modules/pricing/pricing.resource.ts',
   'platform → projects':
     'platform/outbox/catalog.ts → modules/projects/projects.events.ts; platform/resources.ts → modules/projects/projects.resource.ts',
+  'platform → search':
+    'platform/http/app-deps.ts → search/custom-objects.ts; platform/http/app-deps.ts → search/search.service.ts',
   'platform → sequences':
-    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/outbox/subscriber.ts → modules/sequences/index.ts; +3 more',
+    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/http/app-deps.ts → modules/sequences/index.ts; +4 more',
   'platform → support':
     'platform/outbox/catalog.ts → modules/support/support.events.ts; platform/resources.ts → modules/support/support.resource.ts',
   'platform → tags': 'platform/outbox/catalog.ts → modules/tags/tags.events.ts',
@@ -374,32 +339,25 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → webhooks':
     'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts; +1 more',
   'platform → workspaces':
-    'platform/http/auth.ts → modules/workspaces/index.ts; platform/resources.ts → modules/workspaces/workspaces.resource.ts; +2 more',
-  'presets → api':
-    'modules/presets/dashboard-layouts.router.ts → api/app.ts; modules/presets/filter-presets.router.ts → api/app.ts',
+    'platform/http/app-deps.ts → modules/workspaces/index.ts; platform/resources.ts → modules/workspaces/workspaces.resource.ts; +3 more',
   'presets → platform':
-    'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +21 more',
+    'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +23 more',
   'presets → workspaces': 'modules/presets/sharing.ts → modules/workspaces/index.ts',
-  'pricing → api':
-    'modules/pricing/calculators.router.ts → api/app.ts; modules/pricing/offer-types.router.ts → api/app.ts',
   'pricing → platform':
-    'modules/pricing/pricing.events.ts → platform/outbox/define-events.ts; modules/pricing/offer-type.entity.ts → platform/orm/base.ts; +37 more',
-  'projects → api':
-    'modules/projects/clip-cards.router.ts → api/app.ts; modules/projects/project-templates.router.ts → api/app.ts; +1 more',
+    'modules/pricing/pricing.events.ts → platform/outbox/define-events.ts; modules/pricing/offer-type.entity.ts → platform/orm/base.ts; +39 more',
   'projects → custom-fields': 'modules/projects/projects.service.ts → modules/custom-fields/index.ts',
   'projects → platform':
-    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +70 more',
+    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +73 more',
   'projects → tasks':
     'modules/projects/project-template.entity.ts → modules/tasks/index.ts; modules/projects/project-templates.schemas.ts → modules/tasks/index.ts; +5 more',
   'projects → timeline':
     'modules/projects/projects.service.ts → modules/timeline/index.ts; modules/projects/clip-cards.service.ts → modules/timeline/index.ts; +1 more',
-  'reports → api': 'modules/reports/reports.router.ts → api/app.ts',
   'reports → deals':
     'modules/reports/reports.service.ts → modules/deals/index.ts; modules/reports/reports.views.ts → modules/deals/index.ts',
   'reports → offers':
     'modules/reports/reports.service.ts → modules/offers/index.ts; modules/reports/reports.views.ts → modules/offers/index.ts',
   'reports → platform':
-    'modules/reports/reports.module.ts → platform/module.ts; modules/reports/reports.router.ts → platform/http/crud.ts; +11 more',
+    'modules/reports/reports.module.ts → platform/module.ts; modules/reports/reports.router.ts → platform/http/app-deps.ts; +12 more',
   'reports → workspaces':
     'modules/reports/report-sql.ts → modules/workspaces/index.ts; modules/reports/users-report.ts → modules/workspaces/index.ts',
   'search → api':
@@ -419,7 +377,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → workspaces': 'search/reindex.ts → modules/workspaces/index.ts',
   'sequences → ai':
     'modules/sequences/sequence.activities.ts → modules/ai/index.ts; modules/sequences/sequence-step-ai.ts → modules/ai/index.ts; +1 more',
-  'sequences → api': 'modules/sequences/sequences.router.ts → api/app.ts',
   'sequences → automations':
     'modules/sequences/definition.schemas.ts → modules/automations/index.schemas.ts; modules/sequences/nodes.schemas.ts → modules/automations/index.schemas.ts; +9 more',
   'sequences → companies': 'modules/sequences/enroll.service.ts → modules/companies/index.ts',
@@ -433,8 +390,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → people':
     'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
-    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +94 more',
-  'support → api': 'modules/support/support.router.ts → api/app.ts',
+    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +95 more',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
     'modules/support/support-flow.service.ts → modules/email/index.ts; modules/support/support-inbound.ts → modules/email/index.ts; +1 more',
@@ -442,33 +398,27 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'support → people':
     'modules/support/tickets.service.ts → modules/people/index.ts; modules/support/support-customers.service.ts → modules/people/index.ts',
   'support → platform':
-    'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +48 more',
+    'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +49 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
   'support → timeline': 'modules/support/tickets.service.ts → modules/timeline/index.ts',
-  'tags → api': 'modules/tags/tags.router.ts → api/app.ts',
   'tags → leads': 'modules/tags/tags.service.ts → modules/leads/index.ts',
   'tags → platform':
-    'modules/tags/tags.events.ts → platform/outbox/define-events.ts; modules/tags/tags.module.ts → platform/module.ts; +12 more',
+    'modules/tags/tags.events.ts → platform/outbox/define-events.ts; modules/tags/tags.module.ts → platform/module.ts; +13 more',
   'tags → timeline': 'modules/tags/tags.service.ts → modules/timeline/index.ts',
-  'tasks → api': 'modules/tasks/tasks.router.ts → api/app.ts',
   'tasks → custom-fields': 'modules/tasks/tasks.service.ts → modules/custom-fields/index.ts',
   'tasks → platform':
-    'modules/tasks/tasks.events.ts → platform/outbox/define-events.ts; modules/tasks/task.entity.ts → platform/orm/base.ts; +26 more',
+    'modules/tasks/tasks.events.ts → platform/outbox/define-events.ts; modules/tasks/task.entity.ts → platform/orm/base.ts; +27 more',
   'tasks → timeline': 'modules/tasks/tasks.service.ts → modules/timeline/index.ts',
-  'timeline → api': 'modules/timeline/timeline.router.ts → api/app.ts',
   'timeline → platform':
-    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +29 more',
-  'users → api': 'modules/users/users.router.ts → api/app.ts',
+    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +30 more',
   'users → platform':
-    'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +11 more',
+    'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +12 more',
   'users → workspaces':
     'modules/users/users.module.ts → modules/workspaces/workspaces.resource.ts; modules/users/users.service.ts → modules/workspaces/index.ts',
   'webhooks → adapters':
     'modules/webhooks/subscriber.ts → adapters/webhooks/http-sender.ts; modules/webhooks/attempts.ts → adapters/webhooks/http-sender.ts',
-  'webhooks → api': 'modules/webhooks/webhooks.router.ts → api/app.ts',
   'webhooks → platform':
-    'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +40 more',
-  'workspaces → api': 'modules/workspaces/system.router.ts → api/app.ts',
+    'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +41 more',
   'workspaces → platform':
-    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +28 more',
+    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +29 more',
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { publicRoute } from '../../platform/http/crud';
 import type { RouteDef } from '../../platform/http/registry';
 import { openObjectView } from '../../platform/shared/views';

@@ -1,4 +1,4 @@
-import type { AppDeps, RouteFactory } from '../app';
+import type { AppDeps, RouteFactory } from '../../platform/http/app-deps';
 import type { RouteDef } from '../../platform/http/registry';
 import { MODULES } from '../../app/modules';
 import { docsRoutes } from './docs.router';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { SEARCH_TYPES } from '../../search/registry';
 import { ok, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as agents from './agents.service';
 import { agentBody, agentPatchBody, agentView } from './agents.schemas';
 import { boolParam, pageParams } from '../../platform/shared/list-query';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { executionStatusTransitions } from './automations.rules';
 import { cancelExecution } from './engine/cancel';
 import { retryExecution, retryExecutions } from './engine/retry';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { listSkips } from './automation-skips.service';
 import { listSkipsQuery, skipView } from './engine/skips.schemas';
 import { SKIP_RETENTION_DAYS } from './engine/skips';

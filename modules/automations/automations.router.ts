@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as automations from './automations.service';
 import * as reads from './automations-read.service';
 import type { ValidationIssue } from '../../platform/shared/zod-kit';

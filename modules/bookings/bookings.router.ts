@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { bookingSideDeps, decideThroughWorkflow, type ApprovalDeps } from './approval.service';
 import { availableSlots } from './availability';
 import * as configs from './booking-configs.service';

@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { DomainError } from '../../platform/errors';
 import { formatZodError } from '../../platform/shared/schemas';
 import { bookingSideDeps, type ApprovalDeps } from './approval.service';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as events from './calendar-events.service';
 import { crudRoutes } from '../../platform/http/crud';
 import { calendarEventView, createEventBody, listEventsQuery, updateEventBody } from './calendar-events.schemas';

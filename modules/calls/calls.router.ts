@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as calls from './calls.service';
 import { serializeCall } from './call-view';
 import { listCalls } from './calls.query';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as companies from './companies.service';
 import { COMPANY_SUMMARY_FIELDS } from './companies.schemas';
 import { linkPerson, listCompanyPeople, unlinkCompanyPeople, unlinkPerson, personView } from '../people';

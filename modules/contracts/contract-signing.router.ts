@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { renderDocumentHtml } from './document';
 import { declineAsSigner, signAsSigner, signedPdfForRecipient, viewAsSigner } from './signing.service';
 import { envelopes, publicRoute } from '../../platform/http/crud';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as contracts from './contracts.service';
 import { sendContract, voidContract, type SendDeps } from './contract-send.service';
 import { contractStatusTransitions } from './contracts.rules';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { lookup } from './lookup.service';
 import { logConnectorCall } from './connector-calls.service';
 import { created, ok, route } from '../../platform/http/registry';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as defs from './custom-fields.service';
 import { searchByCustomFields } from './custom-field-search.service';
 import { CUSTOM_FIELD_ENTITY_TYPES } from './custom-field-definition.entity';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as objects from './custom-objects.service';
 import * as objectFields from './custom-object-fields.service';
 import * as records from './records.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as deals from './deals.service';
 import { DEAL_SUMMARY_FIELDS } from './deals.schemas';
 import { listDeals } from './deals-list';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as flows from './flows.service';
 import { createStage, deleteStage, updateStage } from './flow-stages.service';
 import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { createSendThrottle } from './bulk-throttle';
 import { bulkEmailBody, bulkParams, bulkProgressQuery } from './email-bulk.schemas';
 import {

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { DomainError } from '../../platform/errors';
 import { authenticateInbound, receiveRawEmail } from './inbound.service';
 import { envelopes, publicRoute } from '../../platform/http/crud';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as templates from './email-templates.service';
 import { z } from 'zod';
 import { crudRoutes, envelopes } from '../../platform/http/crud';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { DomainError } from '../../platform/errors';
 import { trackClick, trackOpen } from './tracking';
 import { publicRoute } from '../../platform/http/crud';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageParams } from '../../platform/shared/list-query';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { listEmailAccounts } from './email-accounts.service';
 import { serializeEmail } from './email-records';
 import * as emails from './emails.service';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { EXPORT_PATHS, MAX_EXPORT_ROWS } from './export-specs';
 import { exportRecords } from './export.service';
 import { getList } from '../lists';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { fileDeps, presignCaptures, presignCapturesBody } from '../files';
 import { ok, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { addObservations, getContribution, knownDomains, networkLookup, setContribution } from './extension.service';
 import { contributionBody, networkQuery, observationsBody } from './extension.schemas';
 import { pageParams } from '../../platform/shared/list-query';

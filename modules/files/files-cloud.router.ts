@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as cloud from './cloud.service';
 import { created, paged, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';

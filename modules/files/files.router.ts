@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppDeps, RouteFactory } from '../../api/app';
+import type { AppDeps, RouteFactory } from '../../platform/http/app-deps';
 import type { Ctx } from '../../platform/context';
 import * as files from './files.service';
 import * as folders from './folders.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { publicRoute } from '../../platform/http/crud';
 import { IMAGE_TYPES } from './image-bytes';
 import { getPublicImage } from './images.service';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
 import { listImportRuns, runImport } from './import.service';
 import { companyImporter, dealImporter, leadImporter, personImporter, type Importer } from './importers';

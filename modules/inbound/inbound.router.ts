@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import type { Context } from 'koa';
 import { DomainError } from '../../platform/errors';
 import { processInbound, type InboundInput } from './inbound.service';

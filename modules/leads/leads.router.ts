@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as leads from './leads.service';
 import { LEAD_SUMMARY_FIELDS } from './leads.schemas';
 import { project } from '../../platform/shared/list-query';

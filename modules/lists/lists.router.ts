@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as lists from './lists.service';
 import { DomainError } from '../../platform/errors';
 import { formatZodError } from '../../platform/shared/schemas';

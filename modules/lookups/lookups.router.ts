@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { findAvatar } from './avatar.service';
 import { cvrMatchQuery } from './lookups.schemas';
 import { avatarResultView, registryMatchView, webPresenceView } from './lookups.views';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as templates from './sms-templates.service';
 import { crudRoutes } from '../../platform/http/crud';
 import { createTemplateBody, templateListQuery, updateTemplateBody } from './sms.schemas';

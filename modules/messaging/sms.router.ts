@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { validation } from '../../platform/errors';
 import { sendBulkSms } from './sms-bulk.service';
 import { receiveSmsWebhook, rotateWebhookSecret, webhookSecretStatus } from './sms-inbound.service';

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as metrics from './metrics.service';
 import {
   catalogQuery,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as notes from './notes.service';
 import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as templates from './offer-templates.service';
 import * as products from './products.service';
 import { crudRoutes, envelopes } from '../../platform/http/crud';

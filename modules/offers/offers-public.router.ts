@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { DomainError } from '../../platform/errors';
 import { renderOfferHtml } from './offer-html';
 import { previewKey, previewOffer, respondToOffer, viewPublicOffer, type PublicOffer } from './offer-public.service';

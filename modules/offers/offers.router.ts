@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as offers from './offers.service';
 import { emailOffer, smsOffer } from './offer-messaging.service';
 import { offerPreviewLink, previewKey } from './offer-public.service';

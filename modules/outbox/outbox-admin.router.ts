@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { envelopes } from '../../platform/http/crud';
 import { ok, paged, route } from '../../platform/http/registry';
 import * as admin from '../../platform/outbox/admin.service';

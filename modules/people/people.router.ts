@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as people from './people.service';
 import { PERSON_SUMMARY_FIELDS } from './people.schemas';
 import { imageResolver } from '../../platform/http/images';

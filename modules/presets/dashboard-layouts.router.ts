@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as layouts from './dashboard-layouts.service';
 import { crudRoutes } from '../../platform/http/crud';
 import { pageQuery } from '../../platform/shared/schemas';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as presets from './filter-presets.service';
 import { crudRoutes } from '../../platform/http/crud';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as calculators from './calculators.service';
 import { calculateBody } from './offer-types.schemas';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as offerTypes from './offer-types.service';
 import { createOfferTypeBody, patchOfferTypeBody, simulateBody, validateOfferTypeBody } from './offer-types.schemas';
 import {

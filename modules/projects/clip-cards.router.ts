@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as cards from './clip-cards.service';
 import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as projects from './projects.service';
 import * as projectTasks from './project-tasks.service';
 import { createTimeEntry, listTimeEntries } from './time-entries.service';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as reports from './reports.service';
 import { historyReportQuery, pipelineReportQuery, reportRangeQuery, userReportParams } from './reports.schemas';
 import { supportReport } from './support-report';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { ENGINE_UNCONFIRMED_NOTE, engineCommandId, requestKeyOf } from '../../platform/http/idempotency';
 import { DomainError } from '../../platform/errors';
 import { enrollEligibility, enrollEntities } from './enroll.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as tickets from './tickets.service';
 import { ensureSupportFlow, serializeSupportFlow, updateSupportFlow } from './support-flow.service';
 import { listSupportCustomers, supportCustomerDetail } from './support-customers.service';

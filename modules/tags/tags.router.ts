@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { bulkTags, listTags } from './tags.service';
 import { ok, paged, route } from '../../platform/http/registry';
 import { bulkTagsBody, bulkTagsResultView, listTagsQuery, MAX_TAGS_PAGE, tagCountView } from './tags.schemas';

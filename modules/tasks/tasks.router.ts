@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as tasks from './tasks.service';
 import { TASK_SUMMARY_FIELDS } from './tasks.service';
 import { listTasks } from './tasks.query';

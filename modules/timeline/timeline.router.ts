@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as activities from './entries.service';
 import { ACTIVITY_SUMMARY_FIELDS } from './entries.service';
 import { project } from '../../platform/shared/list-query';

@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as users from './users.service';
 import { ok, paged, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';

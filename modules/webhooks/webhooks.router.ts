@@ -1,4 +1,4 @@
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import * as deliveries from './deliveries.service';
 import { eventTypesDoc } from './event-types';
 import * as subs from './subscriptions.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import { DomainError } from '../../platform/errors';
 import { UNAVAILABLE_RETRY_AFTER_S } from '../../platform/shared/unavailable';
 import { whoamiView } from './workspaces.views';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { RouteFactory } from '../../api/app';
+import type { RouteFactory } from '../../platform/http/app-deps';
 import type { RouteDef } from '../../platform/http/registry';
 import { allRoutes, ROUTE_FACTORIES } from '../../api/routes';
 import { createActivities, type ActivityDeps } from '../../app/activities';
