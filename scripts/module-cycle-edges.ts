@@ -18,58 +18,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'ai → adapters': 'modules/ai/factory.ts → adapters/ai/openai-compatible.ts',
   'ai → platform':
     'modules/ai/ai-provider.port.ts → platform/errors.ts; modules/ai/factory.ts → platform/config.ts; +2 more',
-  'api → adapters': 'api/bootstrap.ts → adapters/registry/cvr-registry.ts',
-  'api → app': 'api/routes/index.ts → app/modules.ts',
-  'api → contracts': 'api/bootstrap.ts → modules/contracts/index.ts',
-  'api → email': 'api/bootstrap.ts → modules/email/index.ts',
-  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +53 more',
-  'api → search': 'api/bootstrap.ts → search/custom-objects.ts; api/bootstrap.ts → search/freshness.ts; +4 more',
-  'api → timeline': 'api/routes/sub-lists.ts → modules/timeline/index.ts',
-  'api → workspaces': 'api/bootstrap.ts → modules/workspaces/index.ts',
-  'app → agents': 'app/modules.ts → modules/agents/agents.module.ts',
-  'app → automations':
-    'app/modules.ts → modules/automations/automations.module.ts; app/housekeeping.ts → modules/automations/index.ts',
-  'app → bookings': 'app/modules.ts → modules/bookings/bookings.module.ts',
-  'app → calendar': 'app/modules.ts → modules/calendar/calendar.module.ts',
-  'app → calls': 'app/modules.ts → modules/calls/calls.module.ts',
-  'app → companies': 'app/modules.ts → modules/companies/companies.module.ts',
-  'app → contracts': 'app/modules.ts → modules/contracts/contracts.module.ts',
-  'app → crm-connect': 'app/modules.ts → modules/crm-connect/crm-connect.module.ts',
-  'app → custom-fields': 'app/modules.ts → modules/custom-fields/custom-fields.module.ts',
-  'app → custom-objects': 'app/modules.ts → modules/custom-objects/custom-objects.module.ts',
-  'app → deals': 'app/modules.ts → modules/deals/deals.module.ts',
-  'app → email': 'app/modules.ts → modules/email/email.module.ts',
-  'app → exports': 'app/modules.ts → modules/exports/exports.module.ts',
-  'app → extension': 'app/modules.ts → modules/extension/extension.module.ts',
-  'app → files': 'app/modules.ts → modules/files/files.module.ts',
-  'app → images': 'app/modules.ts → modules/images/images.module.ts',
-  'app → imports': 'app/modules.ts → modules/imports/imports.module.ts',
-  'app → inbound': 'app/modules.ts → modules/inbound/inbound.module.ts',
-  'app → leads': 'app/modules.ts → modules/leads/leads.module.ts',
-  'app → lists': 'app/modules.ts → modules/lists/lists.module.ts',
-  'app → lookups': 'app/modules.ts → modules/lookups/lookups.module.ts',
-  'app → messaging': 'app/modules.ts → modules/messaging/messaging.module.ts',
-  'app → metrics': 'app/modules.ts → modules/metrics/metrics.module.ts',
-  'app → notes': 'app/modules.ts → modules/notes/notes.module.ts',
-  'app → offers': 'app/modules.ts → modules/offers/offers.module.ts',
-  'app → outbox': 'app/modules.ts → modules/outbox/outbox.module.ts',
-  'app → people': 'app/modules.ts → modules/people/people.module.ts',
-  'app → platform':
-    'app/modules.ts → platform/workflow-kinds.ts; app/activities.ts → platform/activity-deps.ts; +5 more',
-  'app → presets': 'app/modules.ts → modules/presets/presets.module.ts',
-  'app → pricing': 'app/modules.ts → modules/pricing/pricing.module.ts',
-  'app → projects': 'app/modules.ts → modules/projects/projects.module.ts',
-  'app → reports': 'app/modules.ts → modules/reports/reports.module.ts',
-  'app → search': 'app/modules.ts → search/search.module.ts',
-  'app → sequences': 'app/modules.ts → modules/sequences/sequences.module.ts',
-  'app → support': 'app/modules.ts → modules/support/support.module.ts',
-  'app → tags': 'app/modules.ts → modules/tags/tags.module.ts',
-  'app → tasks': 'app/modules.ts → modules/tasks/tasks.module.ts',
-  'app → timeline': 'app/modules.ts → modules/timeline/timeline.module.ts',
-  'app → users': 'app/modules.ts → modules/users/users.module.ts',
-  'app → webhooks': 'app/modules.ts → modules/webhooks/webhooks.module.ts',
-  'app → workspaces':
-    'app/modules.ts → modules/workspaces/workspaces.module.ts; app/housekeeping.ts → modules/workspaces/index.ts',
   'automations → ai':
     'modules/automations/automation.activities.ts → modules/ai/index.ts; modules/automations/actions/deps.ts → modules/ai/index.ts',
   'automations → calendar': 'modules/automations/actions/timeline.ts → modules/calendar/index.ts',
@@ -113,13 +61,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +21 more',
   'calls → timeline':
     'modules/calls/call-view.ts → modules/timeline/index.ts; modules/calls/calls.service.ts → modules/timeline/index.ts',
-  'companies → api': 'modules/companies/companies.router.ts → api/routes/sub-lists.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
     'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +30 more',
-  'companies → timeline': 'modules/companies/companies.service.ts → modules/timeline/index.ts',
+  'companies → timeline':
+    'modules/companies/companies.service.ts → modules/timeline/index.ts; modules/companies/companies.router.ts → modules/timeline/index.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
   'contracts → messaging':
     'modules/contracts/contract-send.service.ts → modules/messaging/index.ts; modules/contracts/envelope.service.ts → modules/messaging/index.ts',
@@ -137,7 +85,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/crm-connect/lookup.service.ts → platform/context.ts; modules/crm-connect/lookup.service.ts → platform/errors.ts; +9 more',
   'custom-fields → platform':
     'modules/custom-fields/custom-fields.events.ts → platform/outbox/define-events.ts; modules/custom-fields/validate-values.ts → platform/context.ts; +25 more',
-  'custom-objects → api': 'modules/custom-objects/custom-objects.router.ts → api/routes/search.schemas.ts',
   'custom-objects → companies':
     'modules/custom-objects/records.service.ts → modules/companies/index.ts; modules/custom-objects/record-views.ts → modules/companies/index.ts; +1 more',
   'custom-objects → deals': 'modules/custom-objects/record-views.ts → modules/deals/index.ts',
@@ -147,16 +94,17 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
     'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +40 more',
+  'custom-objects → search': 'modules/custom-objects/custom-objects.router.ts → search/search.schemas.ts',
   'custom-objects → timeline':
     'modules/custom-objects/records.service.ts → modules/timeline/index.ts; modules/custom-objects/records-read.service.ts → modules/timeline/index.ts; +1 more',
-  'deals → api': 'modules/deals/deals.router.ts → api/routes/sub-lists.ts',
   'deals → companies': 'modules/deals/deals.service.ts → modules/companies/index.ts',
   'deals → custom-fields': 'modules/deals/deals.service.ts → modules/custom-fields/index.ts',
   'deals → leads': 'modules/deals/deals.service.ts → modules/leads/index.ts',
   'deals → people': 'modules/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
     'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +53 more',
-  'deals → timeline': 'modules/deals/deals.service.ts → modules/timeline/index.ts',
+  'deals → timeline':
+    'modules/deals/deals.service.ts → modules/timeline/index.ts; modules/deals/deals.router.ts → modules/timeline/index.ts',
   'deals → workspaces': 'modules/deals/deals.service.ts → modules/workspaces/index.ts',
   'email → adapters':
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
@@ -200,7 +148,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
     'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +18 more',
-  'inbound → api': 'modules/inbound/inbound.router.ts → api/docs/schema.ts',
   'inbound → companies':
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
   'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
@@ -209,15 +156,15 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'inbound → people':
     'modules/inbound/matching.ts → modules/people/index.ts; modules/inbound/inbound.service.ts → modules/people/index.ts',
   'inbound → platform':
-    'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +12 more',
-  'leads → api': 'modules/leads/leads.router.ts → api/routes/sub-lists.ts',
+    'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +13 more',
   'leads → companies': 'modules/leads/refs.ts → modules/companies/index.ts',
   'leads → custom-fields': 'modules/leads/leads.service.ts → modules/custom-fields/index.ts',
   'leads → people':
     'modules/leads/lead-scoring.service.ts → modules/people/index.ts; modules/leads/refs.ts → modules/people/index.ts; +1 more',
   'leads → platform':
     'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +53 more',
-  'leads → timeline': 'modules/leads/leads.service.ts → modules/timeline/index.ts',
+  'leads → timeline':
+    'modules/leads/leads.service.ts → modules/timeline/index.ts; modules/leads/leads.router.ts → modules/timeline/index.ts',
   'leads → workspaces': 'modules/leads/refs.ts → modules/workspaces/index.ts',
   'lists → platform':
     'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +21 more',
@@ -261,9 +208,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'offers → pricing': 'modules/offers/offers.service.ts → modules/pricing/index.ts',
   'offers → timeline':
     'modules/offers/offers.service.ts → modules/timeline/index.ts; modules/offers/offer-public.service.ts → modules/timeline/index.ts',
-  'outbox → platform':
-    'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/app-deps.ts; +5 more',
-  'people → api': 'modules/people/people.router.ts → api/routes/sub-lists.ts',
   'people → companies':
     'modules/people/people.schemas.ts → modules/companies/index.ts; modules/people/people.service.ts → modules/companies/index.ts; +1 more',
   'people → custom-fields': 'modules/people/people.service.ts → modules/custom-fields/index.ts',
@@ -271,7 +215,8 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → lookups': 'modules/people/people.router.ts → modules/lookups/index.ts',
   'people → platform':
     'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +27 more',
-  'people → timeline': 'modules/people/people.service.ts → modules/timeline/index.ts',
+  'people → timeline':
+    'modules/people/people.service.ts → modules/timeline/index.ts; modules/people/people.router.ts → modules/timeline/index.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
   'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
@@ -360,8 +305,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/reports/reports.module.ts → platform/module.ts; modules/reports/reports.router.ts → platform/http/app-deps.ts; +12 more',
   'reports → workspaces':
     'modules/reports/report-sql.ts → modules/workspaces/index.ts; modules/reports/users-report.ts → modules/workspaces/index.ts',
-  'search → api':
-    'search/search.module.ts → api/routes/search.router.ts; search/search.module.ts → api/routes/search.router.ts',
   'search → companies': 'search/types/company.ts → modules/companies/index.ts',
   'search → custom-objects':
     'search/custom-objects.ts → modules/custom-objects/index.ts; search/types/custom-object-record.ts → modules/custom-objects/index.ts',
@@ -370,7 +313,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
   'search → people': 'search/types/person.ts → modules/people/index.ts',
   'search → platform':
-    'search/custom-objects.ts → platform/context.ts; search/custom-objects.ts → platform/logger.ts; +18 more',
+    'search/custom-objects.ts → platform/context.ts; search/custom-objects.ts → platform/logger.ts; +22 more',
   'search → projects': 'search/types/project.ts → modules/projects/index.ts',
   'search → support': 'search/types/support-ticket.ts → modules/support/index.ts',
   'search → tasks': 'search/types/task.ts → modules/tasks/index.ts',
@@ -410,7 +353,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/tasks/tasks.events.ts → platform/outbox/define-events.ts; modules/tasks/task.entity.ts → platform/orm/base.ts; +27 more',
   'tasks → timeline': 'modules/tasks/tasks.service.ts → modules/timeline/index.ts',
   'timeline → platform':
-    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +30 more',
+    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +35 more',
   'users → platform':
     'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +12 more',
   'users → workspaces':

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../platform/module';
 import { portedSubscriberGroup } from '../platform/outbox/subscriber-groups';
-import type * as searchRouter from '../api/routes/search.router';
+import type * as searchRouter from './search.router';
 
 /**
  * Cross-record search (`GET /search`) and the Meilisearch indexer. The indexer is a port (`searchIndex`, given by the
@@ -11,7 +11,7 @@ import type * as searchRouter from '../api/routes/search.router';
 export const searchModule = defineModule({
   name: 'search',
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../api/routes/search.router') as typeof searchRouter).searchRoutes],
+  routes: () => [(require('./search.router') as typeof searchRouter).searchRoutes],
   subscribers: [
     portedSubscriberGroup('search-index', 'searchIndex', ['search-index'], (deps, searchIndex) => [searchIndex(deps)]),
   ],

@@ -4,7 +4,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { RouteDef } from '../../platform/http/registry';
 import { openApiDocument } from './openapi';
-import { openApiPath, type JsonSchema } from './schema';
+import { openApiPath, type JsonSchema } from '../../platform/http/json-schema';
 
 /**
  * Test-time guard that the API is exactly as good as its document: every answer is checked

@@ -1,7 +1,7 @@
 import type { RouteDef } from '../../platform/http/registry';
 import { referenceHeader, type DocsLimits } from './conventions';
 import { endpointDoc, groupSections, slug, type EndpointDoc, type Section } from './reference';
-import { fieldRows, type JsonSchema } from './schema';
+import { fieldRows, type JsonSchema } from '../../platform/http/json-schema';
 import type { TransitionsDoc } from '../../platform/shared/transitions';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');

@@ -11,7 +11,7 @@ import {
 import { stateMachineMarkdown } from './markdown';
 import { SECTION_DESCRIPTIONS } from './sections';
 import { endpointDoc, groupSections, type EndpointDoc } from './reference';
-import { openApiPath, type JsonSchema } from './schema';
+import { openApiPath, type JsonSchema } from '../../platform/http/json-schema';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 

@@ -12,7 +12,7 @@ import {
   type RouteDef,
 } from '../../platform/http/registry';
 import { BASE_PATH, referenceHeader, type DocsLimits } from './conventions';
-import { paramsJsonSchema, toJsonSchema, type JsonSchema } from './schema';
+import { paramsJsonSchema, toJsonSchema, type JsonSchema } from '../../platform/http/json-schema';
 
 export type AuthDoc = { public: true; reason: string } | { public: false; scopes: string[]; roles: string[] };
 

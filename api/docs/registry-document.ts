@@ -3,7 +3,7 @@ import type { RouteDef } from '../../platform/http/registry';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { openApiDocument } from './openapi';
-import type { JsonSchema } from './schema';
+import type { JsonSchema } from '../../platform/http/json-schema';
 
 /**
  * The route registry as the app builds it, without a database, Temporal or a server (route

@@ -7,7 +7,7 @@ import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
-import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
+import { childListRoute, timelineRoutes } from '../timeline';
 import { companyLookupQuery, companyLookupView, lookupCompany } from './company-lookup';
 import {
   companyReadView,

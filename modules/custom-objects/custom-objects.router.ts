@@ -34,7 +34,7 @@ import { imageResolver } from '../../platform/http/images';
 import { pageParams } from '../../platform/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import { z } from 'zod';
-import { searchQuery } from '../../api/routes/search.schemas';
+import { searchQuery } from '../../search/search.schemas';
 import { customObjectImportBody, customObjectImporter, MAX_IMPORT_ROWS, runImport } from '../imports';
 import { customObjectExportBody, customObjectExportQuery, DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../exports';
 import { admin, read, write } from '../../platform/http/access';

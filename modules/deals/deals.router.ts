@@ -7,7 +7,7 @@ import { dealStatusTransitions } from './deals.rules';
 import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
-import { timelineRoutes } from '../../api/routes/sub-lists';
+import { timelineRoutes } from '../timeline';
 import {
   createDealBody,
   dealReadView,

@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { DomainError } from '../../platform/errors';
 import { processInbound, type InboundInput } from './inbound.service';
 import { FREE_MAIL_DOMAINS } from './values';
-import { fieldRows, toJsonSchema } from '../../api/docs/schema';
+import { fieldRows, toJsonSchema } from '../../platform/http/json-schema';
 import { formatZodError } from '../../platform/shared/schemas';
 import { created, ok, route } from '../../platform/http/registry';
 import { normalizeInbound, type KeyTable } from './payload';

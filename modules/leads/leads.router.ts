@@ -3,7 +3,7 @@ import type { RouteFactory } from '../../platform/http/app-deps';
 import * as leads from './leads.service';
 import { LEAD_SUMMARY_FIELDS } from './leads.schemas';
 import { project } from '../../platform/shared/list-query';
-import { timelineRoutes } from '../../api/routes/sub-lists';
+import { timelineRoutes } from '../timeline';
 import { createLeadBody, getLeadQuery, leadReadView, leadView, listLeadsQuery, updateLeadBody } from './leads.schemas';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';

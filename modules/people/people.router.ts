@@ -5,7 +5,7 @@ import { PERSON_SUMMARY_FIELDS } from './people.schemas';
 import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { route } from '../../platform/http/registry';
-import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
+import { childListRoute, timelineRoutes } from '../timeline';
 import { lookupPerson, personLookupQuery, personLookupView } from '../lookups';
 import {
   createPersonBody,

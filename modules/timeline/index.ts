@@ -32,3 +32,4 @@ export {
   type SystemActivityType,
   type TimelineLink,
 } from './timeline.service';
+export { childListRoute, timelineRoutes } from './sub-lists';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { jsonSchemaOf, successResponses, type RouteDef } from '../../platform/http/registry';
-import { toJsonSchema } from '../../api/docs/schema';
+import { toJsonSchema } from '../../platform/http/json-schema';
 import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';
 import { expectError } from '../support/expect';

@@ -2,7 +2,7 @@
 // every answer in `npm test` is checked against the document (api/docs/contract-check.ts).
 import { registryRoutes } from '../../api/docs/registry-document';
 import { openApiDocument } from '../../api/docs/openapi';
-import { openApiPath } from '../../api/docs/schema';
+import { openApiPath } from '../../platform/http/json-schema';
 import { SECTION_DESCRIPTIONS } from '../../api/docs/sections';
 
 const isEmptySchema = (schema: unknown): boolean =>

@@ -6,7 +6,7 @@ import { markdownReference } from '../../api/docs/markdown';
 import { openApiDocument } from '../../api/docs/openapi';
 import { endpointDoc, findSection, groupSections, matchesSubsection } from '../../api/docs/reference';
 import { docsQuery, resolveDocs } from '../../api/docs/resolve';
-import { fieldRows, openApiPath, paramsJsonSchema, toJsonSchema, typeLabel } from '../../api/docs/schema';
+import { fieldRows, openApiPath, paramsJsonSchema, toJsonSchema, typeLabel } from '../../platform/http/json-schema';
 import { DomainError } from '../../platform/errors';
 
 const handler = async () => ({ status: 200, body: {} });

@@ -87,9 +87,9 @@ describe('modules', () => {
       expect(ROUTE_FACTORIES.length).toBe(modules.flatMap((m) => m.routes()).length);
     });
 
-    it('every route an exported route factory of api/routes or modules/ defines is mounted', () => {
+    it('every route an exported route factory of api/routes, search/ or modules/ defines is mounted', () => {
       const mounted = new Set(allRoutes(appDeps).map(routeKey));
-      const routers = ['api/routes', 'modules'].flatMap((d) => exportsOf(d, '.router.ts'));
+      const routers = ['api/routes', 'search', 'modules'].flatMap((d) => exportsOf(d, '.router.ts'));
       const factories = routers.flatMap(({ file, exports }) =>
         Object.entries(exports)
           // docsRoutes(getRoutes) documents the others: allRoutes adds it after the modules' routes.

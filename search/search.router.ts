@@ -1,7 +1,7 @@
-import type { RouteFactory } from '../../platform/http/app-deps';
-import { SEARCH_TYPES } from '../../search/registry';
-import { ok, route } from '../../platform/http/registry';
-import { envelopes } from '../../platform/http/crud';
+import type { RouteFactory } from '../platform/http/app-deps';
+import { SEARCH_TYPES } from './registry';
+import { ok, route } from '../platform/http/registry';
+import { envelopes } from '../platform/http/crud';
 import { searchQuery, searchResultsView, type SearchResultsView } from './search.schemas';
 
 const DESCRIPTION = [

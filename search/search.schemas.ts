@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { SEARCH_TYPES, SPEC_SEARCH_TYPES } from '../../search/registry';
-import { idView } from '../../platform/shared/views';
+import { SEARCH_TYPES, SPEC_SEARCH_TYPES } from './registry';
+import { idView } from '../platform/shared/views';
 
 export const SEARCH_Q_MIN = 2;
 export const SEARCH_Q_MAX = 200;

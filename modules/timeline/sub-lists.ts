@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Ctx } from '../../platform/context';
-import { listTimeline, type TimelineLink, activityView } from '../../modules/timeline';
+import { listTimeline, type TimelineLink } from './timeline.service';
+import { activityView } from './timeline.schemas';
 import type { PageRequest } from '../../platform/shared/listing';
 import { envelopes } from '../../platform/http/crud';
 import { paged, route, type RouteDef } from '../../platform/http/registry';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteDef } from '../../platform/http/registry';
+import type { RouteDef } from './registry';
 
 export type JsonSchema = { [key: string]: unknown };
 
