@@ -49,7 +49,7 @@ import { buildSubscribers } from '../app/subscribers';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
-import { benchLog, runBench, stackCpu } from './bench-stack';
+import { benchEnv, benchLog, runBench, stackCpu, deleteWorkspaceRows } from './bench-stack';
 import {
   createBenchAutomation,
   createLeads,
@@ -143,20 +143,11 @@ async function settle(pool: pg.Pool, config: AppConfig, workspaceId: string): Pr
 /** Removes every row of the bench workspace, so a shared database is left as it was. */
 async function cleanup(pool: pg.Pool, workspaceId: string | undefined): Promise<void> {
   await pool.query(`drop table if exists ${BARE_TABLE}`);
-  if (!workspaceId) return;
-  const tables = await pool.query<{ table_name: string }>(
-    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
-  );
-  for (const { table_name } of tables.rows)
-    await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
-  await pool.query('delete from workspace where id = $1', [workspaceId]);
+  if (workspaceId) await deleteWorkspaceRows(pool, workspaceId);
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
-  };
+  const env = benchEnv(stack);
   const taskQueue = `bench-automations-${newId()}`;
   const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);

@@ -3,6 +3,7 @@
 // the bench's lines so that its RESULT line is the last line of the output.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type pg from 'pg';
 import { runMigrations } from '../platform/orm/migrate';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
@@ -65,6 +66,29 @@ export async function startBenchPostgres(
   const databaseUrl = stack.env.DATABASE_URL!;
   await runMigrations(databaseUrl);
   return { databaseUrl, stack };
+}
+
+/** This process's environment with the settings of the services `stack` started over it (its empty ones left out). */
+export function benchEnv(stack: RunningStack | undefined): NodeJS.ProcessEnv {
+  return { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+}
+
+/** What deleteWorkspaceRows needs of a pool or a client. */
+interface Queryable {
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/**
+ * Removes every row of a bench workspace (each table with a workspace_id column, then the workspace),
+ * so a shared database is left as it was.
+ */
+export async function deleteWorkspaceRows(db: Queryable, workspaceId: string): Promise<void> {
+  const tables = await db.query<{ table_name: string }>(
+    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
+  );
+  for (const { table_name } of tables.rows)
+    await db.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  await db.query('delete from workspace where id = $1', [workspaceId]);
 }
 
 /** Runs one bench with its services and exits: 0 after printing its lines, 1 on failure. */

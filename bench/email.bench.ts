@@ -38,7 +38,7 @@ import { forkForWorkspace } from '../platform/orm/tenant';
 import { parseSecretsKey } from '../platform/shared/secret-box';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
-import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
+import { benchEnv, benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { createTemporalClient } from '../platform/temporal/client';
 import { createWorkflowPort } from '../platform/temporal/workflow-client';
 import { median, sleep } from './stats';
@@ -127,10 +127,7 @@ async function rawLeg(port: number, count: () => Promise<number>, sinkPid: numbe
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
-  };
+  const env = benchEnv(stack);
   const config = loadConfig({
     ...env,
     TEMPORAL_TASK_QUEUE: `bench-email-${newId()}`,

@@ -28,7 +28,7 @@ import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../platform/orm/config';
 import type { RunningStack } from '../infra/stack';
-import { benchLog, runBench } from './bench-stack';
+import { benchEnv, benchLog, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import { percentile, poller } from './stats';
 
@@ -61,10 +61,7 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess>
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
-  };
+  const env = benchEnv(stack);
   const smtp = await startSmtp();
   const taskQueue = `bench-envelopes-${newId()}`;
   const appEnv = {

@@ -5,7 +5,7 @@
 // Uses DATABASE_URL when set (assumed migrated); otherwise starts an embedded Postgres with the test
 // profile (own data folder and port, CRM_BENCH_PG_PORT, default 54349), migrates it and stops it at
 // the end. Last line: RESULT export_ms=<n> raw_ms=<n> ratio=<x> extra_mb=<n>
-import { startBenchPostgres } from './bench-stack';
+import { startBenchPostgres, deleteWorkspaceRows } from './bench-stack';
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -137,16 +137,6 @@ async function backendsOf(client: pg.Client, except: number[]): Promise<number[]
   return rows.map((r) => r.pid);
 }
 
-/** Removes every row of the benchmark workspace, so a shared database is left as it was. */
-async function cleanup(client: pg.Client, workspaceId: string): Promise<void> {
-  const tables = await client.query<{ table_name: string }>(
-    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
-  );
-  for (const { table_name } of tables.rows)
-    await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
-  await client.query('delete from workspace where id = $1', [workspaceId]);
-}
-
 async function main(): Promise<void> {
   const { databaseUrl, stack } = await startBenchPostgres('bench', 54349);
   const env: NodeJS.ProcessEnv = {
@@ -258,7 +248,7 @@ async function main(): Promise<void> {
     }
   } finally {
     if (workspaceId)
-      await cleanup(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
+      await deleteWorkspaceRows(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
     await client.end();
     await stack?.stop();
   }

@@ -51,7 +51,7 @@ import {
   latencyLegs,
   latencyOverTime,
 } from './automation-runs';
-import { benchLog, runBench } from './bench-stack';
+import { benchEnv, benchLog, runBench, deleteWorkspaceRows } from './bench-stack';
 import { figures, poller, sleep } from './stats';
 
 const BURST = Math.max(200, Number(process.env.BENCH_BURST ?? 2000));
@@ -71,10 +71,7 @@ interface Side {
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
-  };
+  const env = benchEnv(stack);
   const taskQueue = `bench-fairness-${newId()}`;
   const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
@@ -247,21 +244,12 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     await workerDone?.catch(() => undefined);
     await native.close().catch(() => undefined);
     await client.connection.close().catch(() => undefined);
-    for (const s of sides) await cleanup(pool, s.workspaceId).catch((err: unknown) => log(`cleanup: ${String(err)}`));
+    for (const s of sides)
+      await deleteWorkspaceRows(pool, s.workspaceId).catch((err: unknown) => log(`cleanup: ${String(err)}`));
     await pool.end();
     await orm.close(true);
   }
   return out;
-}
-
-/** Removes every row of a bench workspace, so a shared database is left as it was. */
-async function cleanup(pool: pg.Pool, workspaceId: string): Promise<void> {
-  const tables = await pool.query<{ table_name: string }>(
-    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
-  );
-  for (const { table_name } of tables.rows)
-    await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
-  await pool.query('delete from workspace where id = $1', [workspaceId]);
 }
 
 runBench('fairness', { postgres: 54379, meilisearch: 7779, temporal: 7279, temporalUi: 8279 }, run);

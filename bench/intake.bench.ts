@@ -34,7 +34,7 @@ import { forkForWorkspace } from '../platform/orm/tenant';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
-import { benchLog as log, cpuByGroup, cpuDelta, runBench } from './bench-stack';
+import { benchEnv, benchLog as log, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { median, sleep } from './stats';
 
 // The processes at the CPU priorities `npm start` gives them on one machine: the worker lowers its own (WORKER_NICE,
@@ -203,10 +203,7 @@ async function round(pool: pg.Pool, ctx: Ctx, procs: Procs, n: number, durationS
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
-  };
+  const env = benchEnv(stack);
   const databaseUrl = env.DATABASE_URL!;
   if (stack?.started.includes('postgres')) await runMigrations(databaseUrl);
   const childEnv: NodeJS.ProcessEnv = {

@@ -7,7 +7,7 @@
 // migrated); otherwise starts an embedded Postgres (test profile, CRM_BENCH_PG_PORT, default 54353)
 // and stops it at the end. Meilisearch and Temporal are not needed. Target: each p95 ≤ 100 ms.
 // Last line: RESULT pipeline_p95_ms=<n> history_p95_ms=<n> metrics_query_p95_ms=<n> records_list_p95_ms=<n>
-import { startBenchPostgres } from './bench-stack';
+import { startBenchPostgres, deleteWorkspaceRows } from './bench-stack';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -115,16 +115,13 @@ async function seed(client: pg.Client, workspaceId: string, ownerId: string): Pr
   return { slug };
 }
 
+/** Removes every row of the benchmark workspace and the rate-limit windows of its keys. */
 async function cleanup(client: pg.Client, workspaceId: string): Promise<void> {
-  const tables = await client.query<{ table_name: string }>(
-    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
-  );
-  for (const { table_name } of tables.rows)
-    await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  // Before the keys go (rate_limit_window has no workspace_id of its own).
   await client.query(`delete from rate_limit_window where key_id in (select id from api_key where workspace_id = $1)`, [
     workspaceId,
   ]);
-  await client.query('delete from workspace where id = $1', [workspaceId]);
+  await deleteWorkspaceRows(client, workspaceId);
 }
 
 async function timeGets(label: string, baseUrl: string, apiKey: string, paths: string[]): Promise<number> {

@@ -27,6 +27,7 @@ import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { createMeiliClient } from '../search/meili';
 import { searchIndexes, type SearchRequest } from '../search/query';
 import { reindex } from '../search/reindex';
+import { benchEnv } from './bench-stack';
 import { BENCH_QUERIES, insertBenchRows } from './search-data';
 import { percentile } from './stats';
 
@@ -126,8 +127,7 @@ async function startMissingServices(): Promise<RunningStack | undefined> {
 async function main(): Promise<void> {
   const stack = await startMissingServices();
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+    ...benchEnv(stack),
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9',
   };
   const prefix = `bench_${Date.now().toString(36)}_`;

@@ -35,7 +35,7 @@ import { forkForWorkspace } from '../platform/orm/tenant';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { workerProcessEnv } from '../infra/worker-env';
-import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
+import { benchEnv, benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
 import { percentile, poller, sleep } from './stats';
@@ -110,10 +110,7 @@ const rssMb = (pid: number): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
-  };
+  const env = benchEnv(stack);
   const smtp = await startSmtp();
   // The SMS step is a day away; a gateway is configured so the sequence is realistic.
   const gateway = http.createServer((_req, res) =>

@@ -44,7 +44,7 @@ import { signedHeaders } from '../platform/shared/webhook-sender';
 import { createSubscription } from '../modules/webhooks/subscriptions.service';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
-import { benchLog, runBench } from './bench-stack';
+import { benchEnv, benchLog, runBench, deleteWorkspaceRows } from './bench-stack';
 import { percentile, poller, sleep } from './stats';
 
 const EVENTS = Math.max(2000, Number(process.env.BENCH_EVENTS ?? 2000));
@@ -208,10 +208,7 @@ async function bare(
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
-  };
+  const env = benchEnv(stack);
   const receiver = await startReceiver();
   const config = loadConfig({
     ...env,
@@ -352,14 +349,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     );
   } finally {
     await dispatcher?.stop();
-    if (workspaceId && !process.env.BENCH_KEEP_DATA) {
-      const tables = await pool.query<{ table_name: string }>(
-        `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
-      );
-      for (const { table_name } of tables.rows)
-        await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
-      await pool.query('delete from workspace where id = $1', [workspaceId]);
-    }
+    if (workspaceId && !process.env.BENCH_KEEP_DATA) await deleteWorkspaceRows(pool, workspaceId);
     await receiver.close();
     await client.connection.close().catch(() => undefined);
     await orm.close(true);

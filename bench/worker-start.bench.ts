@@ -16,7 +16,7 @@ import { newId } from '../platform/ids';
 import { buildWorkerEntry, workerNodeArgs, type WorkerBuild } from '../infra/worker-build';
 import { workerProcessEnv } from '../infra/worker-env';
 import type { RunningStack } from '../infra/stack';
-import { benchLog, cpuByGroup, runBench } from './bench-stack';
+import { benchEnv, benchLog, cpuByGroup, runBench } from './bench-stack';
 
 const rounds = (name: string, fallback: number): number => Math.max(0, Number(process.env[name] ?? fallback));
 const ROUNDS = Math.max(1, rounds('BENCH_ROUNDS', 5));
@@ -80,8 +80,7 @@ function summary(label: string, starts: Start[]): string {
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+    ...benchEnv(stack),
     TEMPORAL_TASK_QUEUE: `bench-worker-start-${newId()}`,
   };
   delete env.TEMPORAL_WORKFLOW_BUNDLE;

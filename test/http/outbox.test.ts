@@ -16,7 +16,7 @@ import {
 } from '../../platform/outbox/dispatcher';
 import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../platform/outbox/subscriber';
 import { CLAIM_WORKSPACES } from '../../platform/outbox/outbox.sql';
-import { emitUndeclared, type UndeclaredEvent } from '../support/outbox';
+import { emitUndeclared, parkedDeliveries, type UndeclaredEvent } from '../support/outbox';
 
 // Other test files share this database: every test uses its own workspace ids and its
 // dispatchers only claim those (workspaceIds), so no one else's events are touched.
@@ -73,24 +73,7 @@ async function emitEvents(
   }
 }
 
-interface ParkedRow {
-  subscriber: string;
-  type: string;
-  entity_id: string;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: Date;
-  locked_by: string | null;
-}
-async function parkedRows(ws: string): Promise<ParkedRow[]> {
-  const res = await db.query<ParkedRow>(
-    `select subscriber, type, entity_id, status, attempts, last_error, next_attempt_at, locked_by from outbox_delivery
-     where workspace_id = $1 order by outbox_id, subscriber`,
-    [ws],
-  );
-  return res.rows;
-}
+const parkedRows = (ws: string) => parkedDeliveries(db, ws);
 
 interface Row {
   event_id: string;

@@ -3,32 +3,24 @@
  * writes made meanwhile: search must say `degraded: true` (answering from Postgres) until it has.
  */
 import { createLogger } from '../../platform/logger';
-import { startTestApp, type TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
 import {
-  deleteIndexes,
+  DEAD_MEILI_URL,
   searchUntil,
   testMeili,
   titles,
   uniqueIndexPrefix,
   searchIndexDispatcher,
 } from '../support/search';
+import { withSearchApp } from '../support/search-suite';
 
-const DEAD_MEILI = 'http://127.0.0.1:9';
 const PREFIX = uniqueIndexPrefix('catchup');
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-catch-up-test');
 const meili = testMeili();
 let app: TestApp;
 
 jest.setTimeout(90_000);
-
-beforeAll(async () => {
-  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await deleteIndexes(meili, PREFIX);
-});
+withSearchApp(PREFIX, (a) => (app = a));
 
 describe('search after Meilisearch comes back', () => {
   it('answers degraded (from Postgres, complete) until the backlog is indexed, then from Meilisearch again', async () => {
@@ -49,7 +41,7 @@ describe('search after Meilisearch comes back', () => {
     const bravo = await ws.http.post('/api/v1/companies', { name: 'Bravo Quartz' });
     expect(bravo.status).toBe(201);
     const down = searchIndexDispatcher(app, [ws.workspaceId], log, {
-      config: { ...app.config, meiliUrl: DEAD_MEILI },
+      config: { ...app.config, meiliUrl: DEAD_MEILI_URL },
       backoffMs: 300,
     });
     expect(await down.drainOnce()).toMatchObject({ claimed: 1, processed: 0, failed: 1, parked: 1 });

@@ -2,20 +2,12 @@ import { Pool } from 'pg';
 import { createLogger } from '../../platform/logger';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import {
-  deleteIndexes,
-  searchUntil,
-  testMeili,
-  titles,
-  uniqueIndexPrefix,
-  searchIndexDispatcher,
-} from '../support/search';
+import { DEAD_MEILI_URL, searchUntil, titles, uniqueIndexPrefix, searchIndexDispatcher } from '../support/search';
+import { withSearchApp } from '../support/search-suite';
 
 // Meilisearch "stopped" = an app and a subscriber pointed at a port where nothing listens.
-const DEAD_MEILI = 'http://127.0.0.1:9';
 const PREFIX = uniqueIndexPrefix('degraded');
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-degraded-test');
-const meili = testMeili();
 let app: TestApp;
 let dead: TestApp;
 let db: Pool;
@@ -24,17 +16,16 @@ let other: Tenant;
 
 jest.setTimeout(90_000);
 
+withSearchApp(PREFIX, (a) => (app = a));
 beforeAll(async () => {
-  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
-  dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: DEAD_MEILI });
+  dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: DEAD_MEILI_URL });
   db = new Pool({ connectionString: app.config.databaseUrl, max: 2 });
   [t, other] = await Promise.all([app.tenant('Degraded'), app.tenant('Degraded other')]);
 });
 
 afterAll(async () => {
   await db?.end();
-  await Promise.all([app?.close(), dead?.close()]);
-  await deleteIndexes(meili, PREFIX);
+  await dead?.close();
 });
 
 async function waitForNoParked(entityId: string): Promise<void> {
@@ -124,7 +115,7 @@ describe('indexing while Meilisearch is down', () => {
     expect(res.status).toBe(201);
 
     const down = searchIndexDispatcher(app, [ws.workspaceId], log, {
-      config: { ...app.config, meiliUrl: DEAD_MEILI },
+      config: { ...app.config, meiliUrl: DEAD_MEILI_URL },
       backoffMs: 300,
     });
     const first = await down.drainOnce();

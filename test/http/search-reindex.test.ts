@@ -4,8 +4,9 @@ import { newId } from '../../platform/ids';
 import { runCrm } from '../support/cli';
 import { createMeiliClient } from '../../search/meili';
 import { reindex, type ReindexOptions } from '../../search/reindex';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+import type { Tenant, TestApp } from '../support/app';
+import { searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+import { withSearchApp } from '../support/search-suite';
 
 // No dispatcher runs here: the indexes only change through `search reindex`.
 const PREFIX = uniqueIndexPrefix('reindex');
@@ -17,16 +18,11 @@ let y: Tenant;
 
 jest.setTimeout(120_000);
 
+withSearchApp(PREFIX, (a) => (app = a));
 beforeAll(async () => {
-  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
   [x, y] = await Promise.all([app.tenant('Reindex X'), app.tenant('Reindex Y')]);
   await x.http.post('/api/v1/companies', { name: 'Tamarind Shipping' });
   await y.http.post('/api/v1/companies', { name: 'Tamarind Yards' });
-});
-
-afterAll(async () => {
-  await app?.close();
-  await deleteIndexes(meili, PREFIX);
 });
 
 const run = (opts: Partial<ReindexOptions>) =>

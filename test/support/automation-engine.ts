@@ -19,6 +19,7 @@ import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 import { createSequenceWorkflowPort } from '../../platform/temporal/sequence-client';
 import { AutomationExecution, AutomationStep } from '../../modules/automations/automation.entity';
 import type { EngineDeps, WorkflowPort } from '../../modules/automations/engine/ports';
+import { startExecution } from '../../modules/automations/engine/start';
 import { newId } from '../../platform/ids';
 import { createLogger } from '../../platform/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
@@ -226,6 +227,30 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     },
   };
   return harness;
+}
+
+/**
+ * Starts a lead_created run of the automation for `lead` straight through `engine` (the harness's, or one
+ * with other settings), with a fresh trigger key, as the outbox would; throws if the start is skipped.
+ * Resolves to the new execution's id.
+ */
+export async function startLeadRun(
+  engine: EngineDeps,
+  workspaceId: string,
+  automationId: string,
+  lead: { _id: string; title: string },
+): Promise<string> {
+  const res = await startExecution(engine, {
+    workspaceId,
+    automationId,
+    triggerType: 'lead_created',
+    triggerKey: `t-${newId()}`,
+    entityType: 'lead',
+    entityId: lead._id,
+    context: { lead: { _id: lead._id, title: lead.title }, system: { entityType: 'lead', entityId: lead._id } },
+  });
+  if (res.status === 'skipped') throw new Error(res.reason);
+  return res.execution._id;
 }
 
 /** Creates an automation through the definitions API and activates it (unless active: false). */

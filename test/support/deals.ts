@@ -6,6 +6,7 @@ import {
 import { Lead } from '../../modules/leads/lead.entity';
 import { User } from '../../modules/workspaces/user.entity';
 import { newId } from '../../platform/ids';
+import { withTestApp, type AppAndTenant } from './suites';
 
 /** Rows other slices own, written straight to the database so deal tests do not depend on their routes. */
 async function insert(app: TestApp, entity: unknown, data: Record<string, unknown>): Promise<string> {
@@ -68,3 +69,41 @@ export async function defaultFlowAnd(
   const other = (await http.post('/api/v1/flows', { title, stages })).body.data as FlowView;
   return [pipeline, other];
 }
+
+/** A well-formed id no row has. */
+export const UNKNOWN_ID = '0123456789abcdef01234567';
+
+export interface DealFlowsSuite extends AppAndTenant {
+  /** The workspace's default flow. */
+  pipeline: FlowView;
+  /** A second flow, created with the title and stages given. */
+  other: FlowView;
+}
+
+/**
+ * The deal test files' set-up: withTestApp, then the tenant's default flow and a second flow (`title`,
+ * `stages`), handed to `set` with the app and the tenant.
+ */
+export function withDealFlows(
+  title: string,
+  stages: Record<string, unknown>[],
+  set: (s: DealFlowsSuite) => void,
+): void {
+  let suite: AppAndTenant;
+  withTestApp((s) => (suite = s));
+  beforeAll(async () => {
+    const [pipeline, other] = await defaultFlowAnd(suite.t.http, title, stages);
+    set({ ...suite, pipeline, other });
+  });
+}
+
+/** A deal created through POST /api/v1/deals (title 'Deal' unless `body` names one); the test fails unless 201. */
+export async function createDeal(http: HttpClient, body: Record<string, unknown> = {}): Promise<any> {
+  const res = await http.post('/api/v1/deals', { title: 'Deal', ...body });
+  expect(res.status).toBe(201);
+  return res.body.data;
+}
+
+/** The deal's activity feed as GET /api/v1/deals/:id/activity-feed answers it. */
+export const dealFeed = async (http: HttpClient, id: string): Promise<any[]> =>
+  (await http.get(`/api/v1/deals/${id}/activity-feed`)).body.data;

@@ -30,6 +30,19 @@ export async function connectAccount(
   );
 }
 
+/**
+ * A template made to be deleted before it is used (POST /api/v1/email-templates; name `Gone <now>`, subject
+ * Gone): the tests of sends whose template is gone.
+ */
+export async function createTemplateToDelete(http: HttpClient): Promise<{ _id: string }> {
+  const res = await http.post('/api/v1/email-templates', {
+    name: `Gone ${Date.now()}`,
+    bodyHtml: '<p>x</p>',
+    metadata: { subject: 'Gone' },
+  });
+  return res.body.data;
+}
+
 /** An e-mail row without a send (tenant-isolation factory): sent by the fallback sender, so the owner sees it. */
 export async function insertEmail(app: TestApp, http: HttpClient): Promise<string> {
   const ctx = await workspaceCtx(app, http);

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { Ctx } from '../../platform/context';
 import { newId } from '../../platform/ids';
@@ -65,6 +66,37 @@ export async function insertParkedDelivery(
       ],
     );
   return id;
+}
+
+/** An outbox_delivery row (a delivery parked for its retry) as the tests read it. */
+export interface ParkedDelivery {
+  id: string;
+  subscriber: string;
+  type: string;
+  entity_id: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date;
+  locked_by: string | null;
+}
+
+/** The workspace's parked deliveries, by event then subscriber; `subscriber` and `entityIds` narrow them. */
+export async function parkedDeliveries(
+  db: Pool,
+  workspaceId: string,
+  only: { subscriber?: string; entityIds?: string[] } = {},
+): Promise<ParkedDelivery[]> {
+  const values: unknown[] = [workspaceId];
+  let where = 'workspace_id = $1';
+  if (only.subscriber !== undefined) where += ` and subscriber = $${values.push(only.subscriber)}`;
+  if (only.entityIds) where += ` and entity_id = any($${values.push(only.entityIds)}::text[])`;
+  const res = await db.query<ParkedDelivery>(
+    `select id, subscriber, type, entity_id, status, attempts, last_error, next_attempt_at, locked_by
+     from outbox_delivery where ${where} order by outbox_id, subscriber`,
+    values,
+  );
+  return res.rows;
 }
 
 /** An outbox event as dispatcher and subscriber tests write it: any name, any payload. */

@@ -3,7 +3,23 @@
 import { createLogger } from '../../platform/logger';
 import type { OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { startTestApp, type Tenant, type TestApp } from './app';
-import { deleteIndexes, startSearchIndexing, testMeili } from './search';
+import { DEAD_MEILI_URL, deleteIndexes, startSearchIndexing, testMeili } from './search';
+
+/**
+ * Before the file's tests: starts the app with its search indexes under `prefix` and hands it to `set`;
+ * after them: stops it and deletes the indexes under `prefix`. No dispatcher: the test drives indexing.
+ */
+export function withSearchApp(prefix: string, set: (app: TestApp) => void): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await startTestApp({ MEILI_INDEX_PREFIX: prefix });
+    set(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await deleteIndexes(testMeili(), prefix);
+  });
+}
 
 export interface SearchSuite {
   /** The app, its search indexes under the file's prefix. */
@@ -31,7 +47,7 @@ export function withSearchIndexing(
   let dispatcher: OutboxDispatcher | undefined;
   beforeAll(async () => {
     app = await startTestApp({ MEILI_INDEX_PREFIX: prefix });
-    if (options.dead) dead = await startTestApp({ MEILI_INDEX_PREFIX: prefix, MEILI_URL: 'http://127.0.0.1:9' });
+    if (options.dead) dead = await startTestApp({ MEILI_INDEX_PREFIX: prefix, MEILI_URL: DEAD_MEILI_URL });
     const [a, b] = await Promise.all(tenants.map((name) => app!.tenant(name)));
     const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-test');
     dispatcher = await startSearchIndexing(app, [a!.workspaceId, b!.workspaceId], log);

@@ -12,6 +12,9 @@ import type { HttpClient, TestApp } from './app';
 export const uniqueIndexPrefix = (label: string): string =>
   `t_${label}_${Date.now().toString(36)}${randomBytes(3).toString('hex')}_`;
 
+/** A Meilisearch URL where nothing listens: Meilisearch "stopped". */
+export const DEAD_MEILI_URL = 'http://127.0.0.1:9';
+
 export const testMeili = (): MeiliSearch =>
   createMeiliClient(process.env.MEILI_URL as string, process.env.MEILI_MASTER_KEY || undefined);
 

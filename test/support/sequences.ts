@@ -5,6 +5,21 @@ import { SequenceEnrollment, type EnrollmentStatus } from '../../modules/sequenc
 import { DEFAULT_SETTINGS } from '../../modules/sequences/definition.schemas';
 import type { HttpClient } from './app';
 
+/**
+ * The engine settings of the sequence engine files: SMS through `gateway` (path /send, token gw-token,
+ * sender ACME, country code 45), waits at 1/1000 (an hour is 3.6 s), and a 15 s engine deadline so that
+ * updates answer synchronously even when a step holds the workflow task on a loaded machine (the deadline
+ * itself is tested in engine-deadlines.test.ts).
+ */
+export const sequenceEngineEnv = (gateway: { url: string }): Record<string, string> => ({
+  SMS_GATEWAY_URL: `${gateway.url}/send`,
+  SMS_GATEWAY_TOKEN: 'gw-token',
+  SMS_DEFAULT_FROM: 'ACME',
+  SMS_DEFAULT_COUNTRY_CODE: '45',
+  SEQUENCE_WAIT_SCALE: '0.001',
+  ENGINE_DEADLINE_MS: '15000',
+});
+
 export interface SeqNode {
   id?: string;
   type: string;

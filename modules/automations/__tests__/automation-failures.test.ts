@@ -1,9 +1,14 @@
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { startExecution } from '../engine/start';
 import { newId } from '../../../platform/ids';
 import type { Tenant } from '../../../test/support/app';
-import { action, chainGraph, createAutomation, type EngineHarness } from '../../../test/support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  startLeadRun,
+  type EngineHarness,
+} from '../../../test/support/automation-engine';
 import { withEngine } from '../../../test/support/engine-suite';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 
@@ -44,17 +49,8 @@ async function run(
     executionSettings: settings,
   });
   const lead = (await t.http.post('/api/v1/leads', { title: `Lead ${path}` })).body.data;
-  const res = await startExecution(fastRetry(), {
-    workspaceId: t.workspaceId,
-    automationId,
-    triggerType: 'lead_created',
-    triggerKey: `t-${newId()}`,
-    entityType: 'lead',
-    entityId: lead._id,
-    context: { lead: { _id: lead._id, title: lead.title }, system: { entityType: 'lead', entityId: lead._id } },
-  });
-  if (res.status === 'skipped') throw new Error(res.reason);
-  const done = await h.waitForExecution(res.execution._id, undefined, 20_000);
+  const executionId = await startLeadRun(fastRetry(), t.workspaceId, automationId, lead);
+  const done = await h.waitForExecution(executionId, undefined, 20_000);
   const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: lead._id });
   return { done, steps: await h.stepsOf(done._id), notes: notes.map((n) => n.content), calls: calls.get(path) ?? [] };
 }

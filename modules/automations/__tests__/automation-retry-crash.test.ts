@@ -6,14 +6,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { startExecution } from '../engine/start';
-import { newId } from '../../../platform/ids';
 import type { Tenant } from '../../../test/support/app';
 import {
   action,
   chainGraph,
   createAutomation,
   startEngineHarness,
+  startLeadRun,
   waitFor,
   type EngineHarness,
 } from '../../../test/support/automation-engine';
@@ -56,17 +55,8 @@ describe('a worker killed -9 during a retried run', () => {
       executionSettings: { failureBehavior: 'stop' },
     });
     const lead = (await t.http.post('/api/v1/leads', { title: 'Crash' })).body.data;
-    const res = await startExecution(h.engine, {
-      workspaceId: t.workspaceId,
-      automationId,
-      triggerType: 'lead_created',
-      triggerKey: `t-${newId()}`,
-      entityType: 'lead',
-      entityId: lead._id,
-      context: { lead: { _id: lead._id, title: 'Crash' }, system: { entityType: 'lead', entityId: lead._id } },
-    });
-    if (res.status === 'skipped') throw new Error(res.reason);
-    expect((await h.waitForExecution(res.execution._id, undefined, 20_000)).status).toBe('failed');
+    const failedId = await startLeadRun(h.engine, t.workspaceId, automationId, lead);
+    expect((await h.waitForExecution(failedId, undefined, 20_000)).status).toBe('failed');
 
     // The retry runs on a worker of its own process, which dies in the middle of the failed node's call.
     await h.stopWorker();
@@ -76,7 +66,7 @@ describe('a worker killed -9 during a retried run', () => {
       OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
       DATABASE_URL: h.app.config.databaseUrl,
     });
-    const retry = await t.http.post(`/api/v1/automations/executions/${res.execution._id}/retry`, {});
+    const retry = await t.http.post(`/api/v1/automations/executions/${failedId}/retry`, {});
     expect(retry.status).toBe(202);
     const retryId = retry.body.data.executionId as string;
     await waitFor(async () => hits.length === 2, 30_000, 'the retried action to call the slow server');
@@ -88,12 +78,12 @@ describe('a worker killed -9 during a retried run', () => {
     await h.startWorker();
     const done = await h.waitForExecution(retryId, ['completed', 'failed'], 45_000);
     expect(done.status).toBe('completed');
-    expect(done.retryOf).toBe(res.execution._id);
+    expect(done.retryOf).toBe(failedId);
     // The lost attempt is retried with the retry's own key (the receiver can tell); the original had another.
     expect(hits).toHaveLength(3);
     expect(hits[2]!.key).toBe(`${retryId}:n2`);
     expect(hits[1]!.key).toBe(hits[2]!.key);
-    expect(hits[0]!.key).toBe(`${res.execution._id}:n2`);
+    expect(hits[0]!.key).toBe(`${failedId}:n2`);
     const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: lead._id });
     expect(notes.map((n) => n.content).sort()).toEqual(['after 200', 'before']);
     expect((await h.stepsOf(retryId)).map((s) => [s.nodeId, s.status])).toEqual([

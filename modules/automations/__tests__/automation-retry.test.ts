@@ -4,10 +4,15 @@
  */
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { startExecution } from '../engine/start';
 import { newId } from '../../../platform/ids';
 import type { Tenant } from '../../../test/support/app';
-import { action, chainGraph, createAutomation, type EngineHarness } from '../../../test/support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  startLeadRun,
+  type EngineHarness,
+} from '../../../test/support/automation-engine';
 import { withEngine } from '../../../test/support/engine-suite';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 
@@ -60,17 +65,8 @@ async function failedRun(path: string, extra: Record<string, unknown> = {}): Pro
 }
 
 async function failOnce(automationId: string, leadId: string): Promise<string> {
-  const res = await startExecution(h.engine, {
-    workspaceId: t.workspaceId,
-    automationId,
-    triggerType: 'lead_created',
-    triggerKey: `t-${newId()}`,
-    entityType: 'lead',
-    entityId: leadId,
-    context: { lead: { _id: leadId, title: 'x' }, system: { entityType: 'lead', entityId: leadId } },
-  });
-  if (res.status === 'skipped') throw new Error(res.reason);
-  const done = await h.waitForExecution(res.execution._id, undefined, 20_000);
+  const executionId = await startLeadRun(h.engine, t.workspaceId, automationId, { _id: leadId, title: 'x' });
+  const done = await h.waitForExecution(executionId, undefined, 20_000);
   expect(done.status).toBe('failed');
   return done._id;
 }

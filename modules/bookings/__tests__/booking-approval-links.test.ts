@@ -19,45 +19,29 @@ import {
   type EngineHarness,
 } from '../../../test/support/automation-engine';
 import { book, createConfig, freshDay, ownerId } from './support';
-import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { withEngine } from '../../../test/support/engine-suite';
+import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { RECORD, receivedMails, withApprovalEngine } from './approval-suite';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { approvalDeadlineFrom } from '../approval.service';
 import { getBooking, rescheduleBooking } from '../bookings.service';
 
-/** RECORD_BOOKING_FIXTURE=1 rewrites test/fixtures/booking-approval-reminder-offsets.history.json (plain payloads). */
-const RECORD = process.env.RECORD_BOOKING_FIXTURE === '1';
+// RECORD_BOOKING_FIXTURE=1 rewrites test/fixtures/booking-approval-reminder-offsets.history.json (plain payloads).
 let h: EngineHarness;
 let t: Tenant;
 let smtp: LocalSmtp;
 let pub: HttpClient;
 let ownerEmail: string;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-withEngine('Booking approval links', (s) => ({ h, t } = s), {
-  env: () => ({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    MAIL_FROM: 'Acme Bookings <bookings@acme.test>',
-    BOOKING_TIME_SCALE: '0.001',
-    ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
-  }),
-  timeoutMs: 120_000,
-});
-beforeAll(async () => {
-  ownerEmail = (await t.http.get('/api/v1/whoami')).body.data.user.email;
+withApprovalEngine('Booking approval links', (s) => ({ h, t, smtp, ownerEmail } = s));
+beforeAll(() => {
   pub = new HttpClient(h.app.baseUrl);
-  await h.dispatcher([t.workspaceId]).start();
 });
-afterAll(() => smtp?.close());
 
 const JSON_ACCEPT = { headers: { accept: 'application/json' } };
 const em = () => h.app.runtime.deps.orm.em.fork();
 const row = (id: string) => em().findOne(Booking, { _id: id }, { filters: false });
 const eventsOf = (id: string, type: string) =>
   em().find(OutboxEvent, { entityId: id, type: type as never }, { filters: false, orderBy: { occurredAt: 'asc' } });
-const mailsTo = (address: string) =>
-  smtp.received.filter((m) => m.to.includes(address)).map((m) => ({ ...m, raw: m.raw.replace(/=\r?\n/g, '') }));
+const mailsTo = (address: string) => receivedMails(smtp, address);
 const approverMails = (bookingId: string) =>
   mailsTo(ownerEmail).filter((m) => m.raw.includes(bookingId) && m.headers.subject?.includes('awaiting approval'));
 const LINK = /\/api\/v1\/public\/booking-decisions\/([0-9a-f]{72}\.\d+\.\d+\.[A-Za-z0-9_-]{43})/;

@@ -13,36 +13,17 @@ import { Booking } from '../booking.entity';
 import type { Tenant } from '../../../test/support/app';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { book, createConfig, freshDay } from './support';
-import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { withEngine } from '../../../test/support/engine-suite';
+import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { RECORD, receivedMails, withApprovalEngine } from './approval-suite';
 
-const RECORD = process.env.RECORD_BOOKING_FIXTURE === '1';
 let h: EngineHarness;
 let t: Tenant;
 let smtp: LocalSmtp;
 let ownerEmail: string;
-beforeAll(async () => {
-  smtp = await startSmtp();
-});
-withEngine('Booking approval', (s) => ({ h, t } = s), {
-  env: () => ({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    MAIL_FROM: 'Acme Bookings <bookings@acme.test>',
-    BOOKING_TIME_SCALE: '0.001',
-    ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
-  }),
-  timeoutMs: 120_000,
-});
-beforeAll(async () => {
-  ownerEmail = (await t.http.get('/api/v1/whoami')).body.data.user.email;
-  await h.dispatcher([t.workspaceId]).start();
-});
-afterAll(() => smtp?.close());
+withApprovalEngine('Booking approval', (s) => ({ h, t, smtp, ownerEmail } = s));
 
 const row = (id: string) => h.app.runtime.deps.orm.em.fork().findOne(Booking, { _id: id }, { filters: false });
-// Bodies are quoted-printable: undo the soft line breaks before looking for ids in them.
-const mailsTo = (address: string) =>
-  smtp.received.filter((m) => m.to.includes(address)).map((m) => ({ ...m, raw: m.raw.replace(/=\r?\n/g, '') }));
+const mailsTo = (address: string) => receivedMails(smtp, address);
 const describeRun = (workflowId: string) => h.client.workflow.getHandle(workflowId).describe();
 const runStatus = async (workflowId: string) => (await describeRun(workflowId)).status.name;
 const untilRun = (workflowId: string, status: string, ms = 20_000) =>

@@ -23,6 +23,7 @@ import {
   type EngineHarness,
 } from '../../../test/support/automation-engine';
 import { book, createConfig, freshDay } from './support';
+import { parkedDeliveries } from '../../../test/support/outbox';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy';
 import { startReceiver, type Receiver } from '../../../test/support/webhooks';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
@@ -81,24 +82,8 @@ afterAll(async () => {
   await smtp?.close();
 }, 60_000);
 
-interface Parked {
-  id: string;
-  type: string;
-  entity_id: string;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: Date;
-  locked_by: string | null;
-}
-const parked = async (bookingIds: string[]): Promise<Parked[]> =>
-  (
-    await db.query<Parked>(
-      `select id, type, entity_id, status, attempts, last_error, next_attempt_at, locked_by from outbox_delivery
-       where workspace_id = $1 and subscriber = 'booking-notifications' and entity_id = any($2::text[]) order by outbox_id`,
-      [t.workspaceId, bookingIds],
-    )
-  ).rows;
+const parked = (bookingIds: string[]) =>
+  parkedDeliveries(db, t.workspaceId, { subscriber: 'booking-notifications', entityIds: bookingIds });
 /** Simulates the schedule's time passing: the parked e-mails are due now. */
 const due = (bookingIds: string[]) =>
   db.query(

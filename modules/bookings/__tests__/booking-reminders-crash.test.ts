@@ -4,54 +4,29 @@
  * reminder is still queued once and e-mailed once per approver. The retry of a queued notice (what Temporal does
  * after such a crash) queues nothing. BOOKING_TIME_SCALE=0.0005: one hour is 1.8 s.
  */
-import type { ChildProcess } from 'node:child_process';
 import { Booking } from '../booking.entity';
 import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import type { Tenant } from '../../../test/support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { withMailCrashEngine } from '../../../test/support/crash-suite';
 import { activitiesOf } from '../../../test/support/engine-suite';
-import { startWorkerProcess } from '../../../test/support/worker-process';
-import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { createMessagingDeps } from '../../email/messaging-deps';
+import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { book, createConfig, freshDay } from './support';
 
 let h: EngineHarness;
 let smtp: LocalSmtp;
 let t: Tenant;
-let child: ChildProcess | null = null;
-const mailEnv = () => ({
-  SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-  MAIL_FROM: 'CRM <crm@example.test>',
-  BOOKING_TIME_SCALE: '0.0005',
-});
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  h = await startEngineHarness(mailEnv());
-  h.messaging = createMessagingDeps(h.app.config);
-  // Bundle once now, so the restarts below are worker starts, not bundle builds.
-  await h.startWorker();
-  await h.stopWorker();
-  t = await h.app.tenant('Booking reminder crash');
-  await h.dispatcher([t.workspaceId]).start();
-}, 120_000);
-afterAll(async () => {
-  child?.kill('SIGKILL');
-  await h?.close();
-  h?.messaging?.close();
-  await smtp?.close();
-}, 90_000);
+let startChild: () => Promise<void>;
+let killChild: () => Promise<void>;
+withMailCrashEngine(
+  'Booking reminder crash',
+  { BOOKING_TIME_SCALE: '0.0005' },
+  (s) => ({ h, t, smtp, startChild, killChild } = s),
+);
+beforeAll(() => h.dispatcher([t.workspaceId]).start());
 
 const em = () => h.app.runtime.deps.orm.em.fork();
 const row = (id: string) => em().findOne(Booking, { _id: id }, { filters: false, refresh: true });
-const startChild = () =>
-  startWorkerProcess({ ...mailEnv(), TEMPORAL_TASK_QUEUE: h.taskQueue, DATABASE_URL: h.app.config.databaseUrl });
-async function killChild(): Promise<void> {
-  const c = child!;
-  child = null;
-  c.kill('SIGKILL');
-  await new Promise((r) => c.once('exit', r));
-}
 /** Polls every 10 ms until the booking's notices include `key` (the kill should land right after the commit). */
 async function untilNotice(id: string, key: string): Promise<void> {
   const deadline = Date.now() + 90_000;
@@ -70,14 +45,14 @@ it('each reminder is queued and e-mailed once although the worker is killed -9 r
     approvalDeadlineHours: 24,
     approvalReminderHours: [20, 4],
   });
-  child = await startChild();
+  await startChild();
   const res = await book(t.http, config._id, `${freshDay()}T10:00:00Z`);
   expect(res.status).toBe(201);
   const id = res.body.data._id as string;
 
   await untilNotice(id, '0:reminder:20');
   await killChild();
-  child = await startChild();
+  await startChild();
   await untilNotice(id, '0:reminder:4');
   await killChild();
   await h.startWorker();

@@ -1,28 +1,22 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
-import { withTestApp } from '../../../test/support/suites';
 import { eventsFor } from '../../../test/support/outbox';
-import { defaultFlowAnd, stageId, type FlowView } from '../../../test/support/deals';
+import { dealFeed, createDeal, stageId, UNKNOWN_ID, withDealFlows, type FlowView } from '../../../test/support/deals';
 import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
 let pipeline: FlowView;
 let other: FlowView;
-const UNKNOWN = '0123456789abcdef01234567';
+withDealFlows(
+  'Renewals',
+  [{ title: 'Due' }, { title: 'Renewed', type: 'won' }],
+  (s) => ({ app, t, pipeline, other } = s),
+);
 
-withTestApp((s) => ({ app, t } = s));
-beforeAll(async () => {
-  [pipeline, other] = await defaultFlowAnd(t.http, 'Renewals', [{ title: 'Due' }, { title: 'Renewed', type: 'won' }]);
-});
-
-const makeDeal = async (body: Record<string, unknown> = {}) => {
-  const res = await t.http.post('/api/v1/deals', { title: 'Deal', ...body });
-  expect(res.status).toBe(201);
-  return res.body.data;
-};
+const makeDeal = (body?: Record<string, unknown>) => createDeal(t.http, body);
 const events = (id: string) => eventsFor(app.runtime.deps.orm, id);
 const types = async (id: string): Promise<string[]> => (await events(id)).map((e) => e.type);
-const feed = async (id: string): Promise<any[]> => (await t.http.get(`/api/v1/deals/${id}/activity-feed`)).body.data;
+const feed = (id: string) => dealFeed(t.http, id);
 const move = (id: string, body: Record<string, unknown>) => t.http.post(`/api/v1/deals/${id}/move`, body);
 
 describe('PUT /api/v1/deals/:id', () => {
@@ -137,9 +131,9 @@ describe('PUT /api/v1/deals/:id', () => {
     ['probability 101', { probability: 101 }, /probability/],
     ['priority urgent', { priority: 'urgent' }, /priority/],
     ['status pending', { status: 'pending' }, /status/],
-    ['unknown person', { personRef: UNKNOWN }, /personRef: no person/],
-    ['unknown lead', { leadRef: UNKNOWN }, /leadRef: no lead/],
-    ['unknown company', { company: UNKNOWN }, /company: no company/],
+    ['unknown person', { personRef: UNKNOWN_ID }, /personRef: no person/],
+    ['unknown lead', { leadRef: UNKNOWN_ID }, /leadRef: no lead/],
+    ['unknown company', { company: UNKNOWN_ID }, /company: no company/],
     ['null ownerId', { ownerId: null }, /ownerId/],
     ['null stageId', { stageId: null }, /stageId/],
     ['lostDate on an open deal', { lostDate: '2025-01-01' }, /lostDate/],
@@ -231,8 +225,8 @@ describe('POST /api/v1/deals/:id/move', () => {
   const bad: [string, Record<string, unknown>, number, RegExp][] = [
     ['no stageId', {}, 400, /stageId/],
     ['malformed stageId', { stageId: 'proposal' }, 400, /stageId/],
-    ['unknown stageId', { stageId: UNKNOWN }, 400, /stageId: no stage/],
-    ['unknown flowId', { stageId: 'LEAD', flowId: UNKNOWN }, 400, /flowId: no flow/],
+    ['unknown stageId', { stageId: UNKNOWN_ID }, 400, /stageId: no stage/],
+    ['unknown flowId', { stageId: 'LEAD', flowId: UNKNOWN_ID }, 400, /flowId: no flow/],
     ['malformed flowId', { stageId: 'LEAD', flowId: 'x' }, 400, /flowId/],
   ];
   it.each(bad)('%s → %d', async (_label, body, status, message) => {
@@ -245,6 +239,6 @@ describe('POST /api/v1/deals/:id/move', () => {
   });
 
   it('404 for an unknown deal', async () => {
-    expect((await move(UNKNOWN, { stageId: stageId(pipeline, 'Won') })).status).toBe(404);
+    expect((await move(UNKNOWN_ID, { stageId: stageId(pipeline, 'Won') })).status).toBe(404);
   });
 });

@@ -1,14 +1,16 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
-import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import {
   countDeals,
+  dealFeed,
   insertDealField,
   insertLead,
   insertUser,
-  defaultFlowAnd,
+  createDeal,
   stageId,
+  UNKNOWN_ID,
+  withDealFlows,
   type FlowView,
 } from '../../../test/support/deals';
 import { expectError } from '../../../test/support/expect';
@@ -17,24 +19,15 @@ let app: TestApp;
 let t: Tenant;
 let pipeline: FlowView;
 let other: FlowView;
-const UNKNOWN = '0123456789abcdef01234567';
+withDealFlows(
+  'Renewals',
+  [{ title: 'Due' }, { title: 'Renewed', type: 'won' }, { title: 'Churned', type: 'lost' }],
+  (s) => ({ app, t, pipeline, other } = s),
+);
 
-withTestApp((s) => ({ app, t } = s));
-beforeAll(async () => {
-  [pipeline, other] = await defaultFlowAnd(t.http, 'Renewals', [
-    { title: 'Due' },
-    { title: 'Renewed', type: 'won' },
-    { title: 'Churned', type: 'lost' },
-  ]);
-});
-
-const makeDeal = async (body: Record<string, unknown> = {}, tenant: Tenant = t) => {
-  const res = await tenant.http.post('/api/v1/deals', { title: 'Deal', ...body });
-  expect(res.status).toBe(201);
-  return res.body.data;
-};
+const makeDeal = (body?: Record<string, unknown>, tenant: Tenant = t) => createDeal(tenant.http, body);
 const types = async (id: string): Promise<string[]> => (await eventsFor(app.runtime.deps.orm, id)).map((e) => e.type);
-const feed = async (id: string): Promise<any[]> => (await t.http.get(`/api/v1/deals/${id}/activity-feed`)).body.data;
+const feed = (id: string) => dealFeed(t.http, id);
 
 describe('POST /api/v1/deals', () => {
   it('creates a deal with every field; without flowId it enters the first stage of the default flow', async () => {
@@ -154,16 +147,16 @@ describe('POST /api/v1/deals', () => {
     ['probability -1', { title: 'a', probability: -1 }, /probability/],
     ['priority urgent', { title: 'a', priority: 'urgent' }, /priority: must be one of low, medium, high/],
     ['status closed', { title: 'a', status: 'closed' }, /status/],
-    ['unknown company', { title: 'a', company: UNKNOWN }, /company: no company with id/],
+    ['unknown company', { title: 'a', company: UNKNOWN_ID }, /company: no company with id/],
     ['malformed company', { title: 'a', company: 'acme' }, /company: must be a 24-character hex id/],
-    ['unknown person', { title: 'a', personRef: UNKNOWN }, /personRef: no person/],
+    ['unknown person', { title: 'a', personRef: UNKNOWN_ID }, /personRef: no person/],
     ['malformed person', { title: 'a', personRef: '123' }, /personRef/],
-    ['unknown lead', { title: 'a', leadRef: UNKNOWN }, /leadRef: no lead/],
+    ['unknown lead', { title: 'a', leadRef: UNKNOWN_ID }, /leadRef: no lead/],
     ['malformed lead', { title: 'a', leadRef: 'lead-1' }, /leadRef/],
-    ['unknown flow', { title: 'a', flowId: UNKNOWN }, /flowId: no flow/],
+    ['unknown flow', { title: 'a', flowId: UNKNOWN_ID }, /flowId: no flow/],
     ['malformed flow', { title: 'a', flowId: 'sales' }, /flowId/],
-    ['unknown stage', { title: 'a', stageId: UNKNOWN }, /stageId: no stage/],
-    ['unknown owner', { title: 'a', ownerId: UNKNOWN }, /ownerId: no user/],
+    ['unknown stage', { title: 'a', stageId: UNKNOWN_ID }, /stageId: no stage/],
+    ['unknown owner', { title: 'a', ownerId: UNKNOWN_ID }, /ownerId: no user/],
     ['malformed owner', { title: 'a', ownerId: 'me' }, /ownerId/],
     ['101 tags', { title: 'a', tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }, /tags/],
     ['customFields as string', { title: 'a', customFields: 'x' }, /customFields/],
@@ -240,7 +233,7 @@ describe('GET / DELETE /api/v1/deals/:id', () => {
     const slim = await t.http.get(`/api/v1/deals/${d._id}?fields=title,value`);
     expect(slim.body.data).toEqual({ _id: d._id, title: 'Deal', value: 7 });
     expect((await t.http.get(`/api/v1/deals/${d._id}?fields=secret`)).status).toBe(400);
-    for (const id of [UNKNOWN, 'nope', `${d._id}0`]) {
+    for (const id of [UNKNOWN_ID, 'nope', `${d._id}0`]) {
       expectError(await t.http.get(`/api/v1/deals/${id}`), 404, /deal not found/);
     }
     const del = await t.http.delete(`/api/v1/deals/${d._id}`);
@@ -258,7 +251,7 @@ describe('GET / DELETE /api/v1/deals/:id', () => {
     expect(f.body).toMatchObject({ page: 1, limit: 1, total: 2 });
     expect(f.body.data[0].type).toBe('record_updated');
     for (const sub of ['activities', 'activity-feed'])
-      expect((await t.http.get(`/api/v1/deals/${UNKNOWN}/${sub}`)).status).toBe(404);
+      expect((await t.http.get(`/api/v1/deals/${UNKNOWN_ID}/${sub}`)).status).toBe(404);
   });
 });
 

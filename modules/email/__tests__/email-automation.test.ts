@@ -2,7 +2,7 @@ import { simpleParser } from 'mailparser';
 import { EmailAccount } from '../email-account.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant } from '../../../test/support/app';
-import { connectAccount } from '../../../test/support/email';
+import { connectAccount, createTemplateToDelete } from '../../../test/support/email';
 import { eventsFor } from '../../../test/support/outbox';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { action, chainGraph, createAutomation, type EngineHarness } from '../../../test/support/automation-engine';
@@ -90,13 +90,7 @@ it('an unknown template or account is refused at save; one deleted later fails t
   expect([unknown.status, unknown.body.details?.[0]?.field]).toEqual([400, 'templateId']);
   const lead = (await t.http.post('/api/v1/leads', { title: 'Nope', email: 'nope@example.test' })).body.data;
   const before = fallback.received.length + mailbox.received.length;
-  const template = (
-    await t.http.post('/api/v1/email-templates', {
-      name: `Gone ${Date.now()}`,
-      bodyHtml: '<p>x</p>',
-      metadata: { subject: 'Gone' },
-    })
-  ).body.data;
+  const template = await createTemplateToDelete(t.http);
   const noTemplate = await run({ templateId: template._id }, lead._id, async () => {
     expect((await t.http.delete(`/api/v1/email-templates/${template._id}`)).status).toBe(200);
   });

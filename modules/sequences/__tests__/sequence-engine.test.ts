@@ -12,7 +12,7 @@ import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { workspaceCtx } from '../../../test/support/automations';
 import { emitUndeclared } from '../../../test/support/outbox';
-import { createSequence, emailNode, line, waitNode } from '../../../test/support/sequences';
+import { createSequence, emailNode, line, sequenceEngineEnv, waitNode } from '../../../test/support/sequences';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
@@ -27,14 +27,7 @@ beforeAll(async () => {
   h = await startEngineHarness({
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Sales <sales@example.test>',
-    SMS_GATEWAY_URL: `${gateway.url}/send`,
-    SMS_GATEWAY_TOKEN: 'gw-token',
-    SMS_DEFAULT_FROM: 'ACME',
-    SMS_DEFAULT_COUNTRY_CODE: '45',
-    SEQUENCE_WAIT_SCALE: '0.001',
-    // Updates here answer synchronously even when a step holds the workflow task on a loaded machine;
-    // the engine deadline itself is tested in engine-deadlines.test.ts.
-    ENGINE_DEADLINE_MS: '15000',
+    ...sequenceEngineEnv(gateway),
   });
   await h.startWorker();
   t = await h.app.tenant('Sequence engine');

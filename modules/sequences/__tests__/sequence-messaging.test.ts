@@ -15,7 +15,7 @@ import { signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken } from '..
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant } from '../../../test/support/app';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
-import { connectAccount } from '../../../test/support/email';
+import { connectAccount, createTemplateToDelete } from '../../../test/support/email';
 import { createSequence, line, waitNode } from '../../../test/support/sequences';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { withEngine } from '../../../test/support/engine-suite';
@@ -158,13 +158,7 @@ it('an unknown templateId is refused when the sequence is written, or fails the 
     },
   ]);
   // Deleted after the sequence was written and activated: the step fails when it sends.
-  const template = (
-    await t.http.post('/api/v1/email-templates', {
-      name: `Gone ${Date.now()}`,
-      bodyHtml: '<p>x</p>',
-      metadata: { subject: 'Gone' },
-    })
-  ).body.data;
+  const template = await createTemplateToDelete(t.http);
   const seqId = await createSequence(
     t.http,
     line([{ type: 'send_email', data: { templateId: template._id, emailMode: 'template' } }]),

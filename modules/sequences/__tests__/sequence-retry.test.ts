@@ -10,7 +10,7 @@ import { SequenceEnrollment } from '../sequence.entity';
 import { newId } from '../../../platform/ids';
 import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
-import { createSequence, line } from '../../../test/support/sequences';
+import { createSequence, line, sequenceEngineEnv } from '../../../test/support/sequences';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 
 let h: EngineHarness;
@@ -25,14 +25,7 @@ beforeAll(async () => {
     sent.push(JSON.parse(req.body || '{}').message as string);
     return json(200, { id: `sms-${sent.length}`, status: 'sent' })(req, res);
   });
-  h = await startEngineHarness({
-    SMS_GATEWAY_URL: `${gateway.url}/send`,
-    SMS_GATEWAY_TOKEN: 'gw-token',
-    SMS_DEFAULT_FROM: 'ACME',
-    SMS_DEFAULT_COUNTRY_CODE: '45',
-    SEQUENCE_WAIT_SCALE: '0.001',
-    ENGINE_DEADLINE_MS: '15000',
-  });
+  h = await startEngineHarness(sequenceEngineEnv(gateway));
   await h.startWorker();
   t = await h.app.tenant('Sequence retry');
   other = await h.app.tenant('Sequence retry other');
