@@ -8,7 +8,7 @@ import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { emit } from '../../platform/outbox/emit';
+import { emitContractEvent, signerFields } from './contract-events';
 import type { WorkflowPort } from '../../platform/workflow-port';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 import { notifyEnvelope } from './contract-send.service';
@@ -184,18 +184,10 @@ export async function signAsSigner(
       userAgent: client.userAgent?.slice(0, 500) ?? null,
       updatedAt: now,
     });
-    emit(ctxOf(em, c), {
-      type: 'contract_signed',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        signerId: signer._id,
-        signerName: signer.name,
-        order: signer.position,
-        signedAt: now.toISOString(),
-      },
+    emitContractEvent(ctxOf(em, c), c, 'contract_signed', {
+      ...signerFields(signer),
+      order: signer.position,
+      signedAt: now.toISOString(),
     });
     // The workflow has work only when someone is next (sequential) or nobody is left (completion);
     // other parallel signatures need no wake-up (every later re-read sees them anyway).
@@ -237,18 +229,7 @@ export async function declineAsSigner(
       { _id: c._id, status: 'sent' },
       { status: 'declined', declinedAt: now, updatedAt: now },
     );
-    emit(ctxOf(em, c), {
-      type: 'contract_declined',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        signerId: signer._id,
-        signerName: signer.name,
-        reason: input.reason ?? null,
-      },
-    });
+    emitContractEvent(ctxOf(em, c), c, 'contract_declined', { ...signerFields(signer), reason: input.reason ?? null });
     return { signer, contract: c, replayed: false };
   });
   if (!result.replayed) await notifyEnvelope(deps, result.contract.workflowId);
