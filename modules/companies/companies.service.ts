@@ -2,14 +2,19 @@ import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
 import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
 import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { PreviewResult } from '../../platform/shared/preview';
-import { findSyncPage, getRecord, previewAnswer, readRecord } from '../../platform/shared/record-service';
-import { inTransaction } from '../../platform/shared/tx';
+import {
+  deleteWithDetach,
+  findSyncPage,
+  getRecord,
+  previewAnswer,
+  readRecord,
+} from '../../platform/shared/record-service';
 import { findPageRows } from '../../platform/orm/lean-rows';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
@@ -132,16 +137,15 @@ export async function deleteCompany(
   detachDeals: DetachCompanyDeals,
 ): Promise<void> {
   const company = await getCompany(ctx, id);
-  await inTransaction(ctx, async () => {
-    await unlinkPeople(ctx, id);
-    await detachDeals(ctx, id);
-    await deleteWithEvent(
-      ctx,
-      company,
-      { type: 'company_deleted', entityType: 'company', payload: { company: serializeCompany(company) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    company,
+    { type: 'company_deleted', entityType: 'company', payload: { company: serializeCompany(company) } },
+    async () => {
+      await unlinkPeople(ctx, id);
+      await detachDeals(ctx, id);
+    },
+  );
 }
 
 export interface CompanyListQuery extends PageRequest, DateFilterInput {

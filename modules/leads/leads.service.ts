@@ -1,13 +1,19 @@
 import type { Ctx } from '../../platform/context';
 import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
 import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { PreviewResult } from '../../platform/shared/preview';
-import { findSyncPage, getRecord, previewAnswer, readRecord } from '../../platform/shared/record-service';
+import {
+  deleteWithDetach,
+  findSyncPage,
+  getRecord,
+  previewAnswer,
+  readRecord,
+} from '../../platform/shared/record-service';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { Lead } from './lead.entity';
@@ -134,19 +140,17 @@ export async function updateLead(
  */
 export async function deleteLead(ctx: Ctx, id: string): Promise<void> {
   const lead = await getLead(ctx, id);
-  await inTransaction(ctx, async () => {
-    await ctx.em.nativeUpdate<{ workspaceId: string; leadRef: string | null }>(
-      'Deal',
-      { workspaceId: ctx.actor.workspaceId, leadRef: id },
-      { leadRef: null },
-    );
-    await deleteWithEvent(
-      ctx,
-      lead,
-      { type: 'lead_deleted', entityType: 'lead', payload: { lead: serializeLead(lead) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    lead,
+    { type: 'lead_deleted', entityType: 'lead', payload: { lead: serializeLead(lead) } },
+    () =>
+      ctx.em.nativeUpdate<{ workspaceId: string; leadRef: string | null }>(
+        'Deal',
+        { workspaceId: ctx.actor.workspaceId, leadRef: id },
+        { leadRef: null },
+      ),
+  );
 }
 
 export interface LeadListQuery extends PageRequest, DateFilterInput {

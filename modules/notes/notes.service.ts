@@ -11,7 +11,8 @@ import {
   resolveParentRef,
   linkColumns,
 } from '../timeline';
-import { applyPatch, deleteWithEvent } from '../../platform/shared/changes';
+import { applyPatch } from '../../platform/shared/changes';
+import { deleteWithDetach } from '../../platform/shared/record-service';
 import {
   dateWhere,
   findPage,
@@ -138,15 +139,12 @@ export async function updateNote(ctx: Ctx, id: string, input: NoteInput): Promis
 
 export async function deleteNote(ctx: Ctx, id: string): Promise<void> {
   const note = await getNote(ctx, id);
-  await inTransaction(ctx, async () => {
-    await removeLinkedActivities(ctx, { noteRef: id });
-    await deleteWithEvent(
-      ctx,
-      note,
-      { type: 'note_deleted', entityType: 'note', payload: { note: serializeNote(note) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    note,
+    { type: 'note_deleted', entityType: 'note', payload: { note: serializeNote(note) } },
+    () => removeLinkedActivities(ctx, { noteRef: id }),
+  );
 }
 
 export interface NoteListQuery extends PageRequest, DateFilterInput {

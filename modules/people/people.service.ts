@@ -11,7 +11,7 @@ import {
   type LinkResultView,
   type UnlinkResultView,
 } from '../companies';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
 import {
@@ -23,8 +23,13 @@ import {
 } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { PreviewResult } from '../../platform/shared/preview';
-import { findSyncPage, getRecord, previewAnswer, readRecord } from '../../platform/shared/record-service';
-import { inTransaction } from '../../platform/shared/tx';
+import {
+  deleteWithDetach,
+  findSyncPage,
+  getRecord,
+  previewAnswer,
+  readRecord,
+} from '../../platform/shared/record-service';
 import { CompanyPerson, Person } from './person.entity';
 import { PERSON_FIELDS, type PersonInput, type PersonView } from './people.schemas';
 
@@ -143,16 +148,15 @@ export type DetachPersonRefs = (ctx: Ctx, personId: string) => Promise<void>;
 export async function deletePerson(ctx: Ctx, id: string, detachRefs: DetachPersonRefs): Promise<void> {
   const person = await getPerson(ctx, id);
   const ws = ctx.actor.workspaceId;
-  await inTransaction(ctx, async () => {
-    await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
-    await detachRefs(ctx, id);
-    await deleteWithEvent(
-      ctx,
-      person,
-      { type: 'person_deleted', entityType: 'person', payload: { person: serializePerson(person) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    person,
+    { type: 'person_deleted', entityType: 'person', payload: { person: serializePerson(person) } },
+    async () => {
+      await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
+      await detachRefs(ctx, id);
+    },
+  );
 }
 
 export interface PersonListQuery extends PageRequest, DateFilterInput {

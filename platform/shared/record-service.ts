@@ -1,13 +1,15 @@
 /**
  * The steps the CRM record services (companies, people, leads, deals, tasks, …) each took the same way: read one
- * record or 404, a list page in sync order, a preview that writes nothing.
+ * record or 404, a list page in sync order, a preview that writes nothing, a delete with what refers to the record.
  */
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { findRowById } from '../orm/lean-rows';
+import { deleteWithEvent, type EventType, type PayloadFor, type RecordEvent } from './changes';
 import { findPage, type DateFilterInput, type PageRequest } from './listing';
 import { previewOf, type PreviewResult } from './preview';
+import { inTransaction } from './tx';
 
 /** GET :id: one prepared primary-key select, no query building or hydration (orm/lean-rows.ts), as its view. */
 export async function readRecord<T extends object, V>(
@@ -57,4 +59,20 @@ export function previewAnswer(
 ): PreviewResult {
   ctx.em.clear();
   return previewOf(current, proposed);
+}
+
+/**
+ * Deletes a record that others refer to, in one transaction: `detach` first removes or clears what refers to it,
+ * then the record goes with its event (deleteWithEvent).
+ */
+export async function deleteWithDetach<N extends EventType>(
+  ctx: Ctx,
+  target: { _id: string },
+  event: RecordEvent<N, PayloadFor<N>>,
+  detach: () => Promise<unknown>,
+): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await detach();
+    await deleteWithEvent(ctx, target, event, { flush: false });
+  });
 }
