@@ -1,5 +1,4 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import {
   createLinkedActivity,
@@ -12,14 +11,8 @@ import {
   linkColumns,
 } from '../timeline';
 import { applyPatch } from '../../platform/shared/changes';
-import { deleteWithDetach } from '../../platform/shared/record-service';
-import {
-  dateWhere,
-  findPage,
-  likePattern,
-  type DateFilterInput,
-  type PageRequest,
-} from '../../platform/shared/listing';
+import { deleteWithDetach, findSyncPage, getRecord } from '../../platform/shared/record-service';
+import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { Note } from './note.entity';
@@ -73,10 +66,8 @@ export const summarizeNote = (n: Note): NoteSummaryView => ({
   ...plainOf(n, NOTE_SUMMARY_FIELDS),
 });
 
-export async function getNote(ctx: Ctx, id: string): Promise<Note> {
-  const note = await ctx.em.findOne(Note, { _id: id });
-  if (!note) throw notFound('note');
-  return note;
+export function getNote(ctx: Ctx, id: string): Promise<Note> {
+  return getRecord(ctx, Note, id, 'note');
 }
 
 const resolveRef = async (ctx: Ctx, current: Note | null, input: NoteInput) =>
@@ -159,7 +150,5 @@ export async function listNotes(ctx: Ctx, query: NoteListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
   for (const key of ['company', 'personRef', 'leadRef', 'dealRef'] as const) if (query[key]) where[key] = query[key];
   if (query.q) where.content = { $ilike: likePattern(query.q) };
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
-  const { items, total } = await findPage(ctx.em, Note, where, query, order);
-  return { items, total };
+  return findSyncPage(ctx, Note, where, query);
 }
