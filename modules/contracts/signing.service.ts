@@ -131,13 +131,26 @@ function checkImage(dataUrl: string): void {
     throw validation('signatureImage: is not a PNG image', [{ path: 'signatureImage', error: 'is not a PNG image' }]);
 }
 
-async function lockedState(em: EntityManager, contractId: string): Promise<{ c: Contract; all: ContractSigner[] }> {
+/** The party of a link who signs; a cc recipient only receives a copy (neither signs nor declines). */
+async function findSigningParty(orm: MikroORM, token: string): Promise<Found> {
+  const found = await findByToken(orm, token);
+  if (found.signer.role !== 'signer')
+    throw new DomainError('invalid_state', 'this recipient receives a copy and does not sign');
+  return found;
+}
+
+/** The envelope locked for this transaction, all its signers, and the found one as it is now. */
+async function lockedState(
+  em: EntityManager,
+  found: Found,
+): Promise<{ c: Contract; all: ContractSigner[]; signer: ContractSigner }> {
+  const contractId = found.contract._id;
   // One signature at a time per envelope: the turn check and the "last one" decision see committed state.
   await em.execute('select id from contracts where id = ? for update', [contractId]);
   const c = await em.findOne(Contract, { _id: contractId }, { refresh: true });
   if (!c) throw notFound('signing link');
   const all = await em.find(ContractSigner, { contractId }, { orderBy: { position: 'asc' }, refresh: true });
-  return { c, all };
+  return { c, all, signer: all.find((s) => s._id === found.signer._id)! };
 }
 
 const ctxOf = (em: EntityManager, c: Contract): Ctx => ({
@@ -157,12 +170,9 @@ export async function signAsSigner(
       { path: 'typedName', error: 'typedName or signatureImage is required' },
     ]);
   if (input.signatureImage) checkImage(input.signatureImage);
-  const found = await findByToken(deps.orm, token);
-  if (found.signer.role !== 'signer')
-    throw new DomainError('invalid_state', 'this recipient receives a copy and does not sign');
+  const found = await findSigningParty(deps.orm, token);
   const result = await found.em.transactional(async (em) => {
-    const { c, all } = await lockedState(em, found.contract._id);
-    const signer = all.find((s) => s._id === found.signer._id)!;
+    const { c, all, signer } = await lockedState(em, found);
     if (signer.status === 'signed') return { signer, replayed: true, contract: c, wake: false };
     // The link was replaced meanwhile (a correction, a resend or a reminder under the contract lock).
     if (signer.tokenHash !== hashToken(token)) throw notFound('signing link');
@@ -205,12 +215,9 @@ export async function declineAsSigner(
   input: { reason?: string | null },
   client: SignerClient,
 ): Promise<DeclineResultView> {
-  const found = await findByToken(deps.orm, token);
-  if (found.signer.role !== 'signer')
-    throw new DomainError('invalid_state', 'this recipient receives a copy and does not sign');
+  const found = await findSigningParty(deps.orm, token);
   const result = await found.em.transactional(async (em) => {
-    const { c, all } = await lockedState(em, found.contract._id);
-    const signer = all.find((s) => s._id === found.signer._id)!;
+    const { c, signer } = await lockedState(em, found);
     if (signer.status === 'declined') return { signer, contract: c, replayed: true };
     if (signer.tokenHash !== hashToken(token)) throw notFound('signing link');
     assertOpen(c);
