@@ -1,5 +1,6 @@
 import type { Ctx } from '../../platform/context';
-import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findSyncPage } from '../../platform/shared/record-service';
+import { dateWhere, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { Call, type CallDirection, type CallStatus } from './call.entity';
 import { LIST_CONVERSATION_TURNS, serializeCall } from './call-view';
 
@@ -34,7 +35,6 @@ export async function listCalls(ctx: Ctx, query: CallListQuery) {
       { outcome: { $ilike: like } },
     ];
   }
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { startedAt: 'desc' };
-  const { items, total } = await findPage(ctx.em, Call, where, query, order);
+  const { items, total } = await findSyncPage(ctx, Call, where, query, 'startedAt');
   return { items: items.map((c) => serializeCall(c, { maxTurns: LIST_CONVERSATION_TURNS })), total };
 }

@@ -1,22 +1,21 @@
 import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
-import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
-import {
-  dateWhere,
-  findPage,
-  likePattern,
-  type DateFilterInput,
-  type PageRequest,
-} from '../../platform/shared/listing';
+import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { previewOf, type PreviewResult } from '../../platform/shared/preview';
-import { inTransaction } from '../../platform/shared/tx';
-import { findPageRows, findRowById } from '../../platform/orm/lean-rows';
+import type { PreviewResult } from '../../platform/shared/preview';
+import {
+  deleteWithDetach,
+  findSyncPage,
+  getRecord,
+  previewAnswer,
+  readRecord,
+} from '../../platform/shared/record-service';
+import { findPageRows } from '../../platform/orm/lean-rows';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
 
@@ -25,17 +24,12 @@ export type ImageResolver = (ctx: Ctx, value: string) => Promise<string | null>;
 
 export const serializeCompany = (c: Company): CompanyView => plainOf(c, COMPANY_FIELDS);
 
-/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
-export async function readCompany(ctx: Ctx, id: string): Promise<CompanyView> {
-  const company = await findRowById(ctx, Company, id);
-  if (!company) throw notFound('company');
-  return serializeCompany(company);
+export function readCompany(ctx: Ctx, id: string): Promise<CompanyView> {
+  return readRecord(ctx, Company, id, 'company', serializeCompany);
 }
 
-export async function getCompany(ctx: Ctx, id: string): Promise<Company> {
-  const company = await ctx.em.findOne(Company, { _id: id });
-  if (!company) throw notFound('company');
-  return company;
+export function getCompany(ctx: Ctx, id: string): Promise<Company> {
+  return getRecord(ctx, Company, id, 'company');
 }
 
 function scalarFields(input: CompanyInput): Partial<Company> {
@@ -69,10 +63,7 @@ export async function createCompany(
     ownerId: ctx.actor.userId,
     ...(await resolveImages(ctx, input, opts.images, opts.preview)),
   } as Company);
-  if (opts.preview) {
-    ctx.em.clear();
-    return previewOf(null, serializeCompany(company));
-  }
+  if (opts.preview) return previewAnswer(ctx, null, serializeCompany(company));
   const view = serializeCompany(company);
   emit(ctx, { type: 'company_created', entityType: 'company', entityId: company._id, payload: { company: view } });
   emitTagChanges(ctx, 'company', company._id, [], company.tags);
@@ -105,11 +96,7 @@ export async function updateCompany(
   };
   const beforeTags = [...company.tags];
   const changes = applyPatch(company, patch);
-  if (opts.preview) {
-    const proposed = serializeCompany(company);
-    ctx.em.clear();
-    return previewOf(current, proposed);
-  }
+  if (opts.preview) return previewAnswer(ctx, current, serializeCompany(company));
   const payload = () => ({ company: serializeCompany(company), changes });
   await emitUpdate(
     ctx,
@@ -150,16 +137,15 @@ export async function deleteCompany(
   detachDeals: DetachCompanyDeals,
 ): Promise<void> {
   const company = await getCompany(ctx, id);
-  await inTransaction(ctx, async () => {
-    await unlinkPeople(ctx, id);
-    await detachDeals(ctx, id);
-    await deleteWithEvent(
-      ctx,
-      company,
-      { type: 'company_deleted', entityType: 'company', payload: { company: serializeCompany(company) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    company,
+    { type: 'company_deleted', entityType: 'company', payload: { company: serializeCompany(company) } },
+    async () => {
+      await unlinkPeople(ctx, id);
+      await detachDeals(ctx, id);
+    },
+  );
 }
 
 export interface CompanyListQuery extends PageRequest, DateFilterInput {
@@ -183,8 +169,6 @@ export async function listCompanies(ctx: Ctx, query: CompanyListQuery) {
       { website: { $ilike: like } },
     ];
   }
-  // Incremental sync reads oldest change first so a client can resume from the last updatedAt.
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
-  const { items, total } = await findPage(ctx.em, Company, where, query, order);
+  const { items, total } = await findSyncPage(ctx, Company, where, query);
   return { items: items.map(serializeCompany), total };
 }

@@ -6,7 +6,7 @@ import type { Ctx } from '../../platform/context';
 import { DomainError, validation } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import type { EmailTransport, SmsGateway } from '../messaging';
-import { emit } from '../../platform/outbox/emit';
+import { emitContractEvent } from './contract-events';
 import { inTransaction } from '../../platform/shared/tx';
 import { contractEnvelopeKind } from './contract-envelope.kind';
 import type { WorkflowPort } from '../../platform/workflow-port';
@@ -90,16 +90,9 @@ export async function sendContract(
     const due = dueForInvitation(c.mode, signers).map((s) => s._id);
     if (due.length)
       await ctx.em.nativeUpdate(ContractSigner, { _id: { $in: due } }, { invitationStatus: 'queued', updatedAt: now });
-    emit(ctx, {
-      type: 'contract_sent',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        mode: c.mode,
-        signers: signers.filter((s) => s.role === 'signer').length,
-      },
+    emitContractEvent(ctx, c, 'contract_sent', {
+      mode: c.mode,
+      signers: signers.filter((s) => s.role === 'signer').length,
     });
     await notifyQueued(ctx.em);
   });
@@ -135,12 +128,7 @@ export async function voidContract(
       },
     );
     if (!moved) throw new DomainError('invalid_state', 'contract status is no longer sent');
-    emit(ctx, {
-      type: 'contract_voided',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: { contractId: c._id, title: c.title, reason: input.reason ?? null },
-    });
+    emitContractEvent(ctx, c, 'contract_voided', { reason: input.reason ?? null });
   });
   await notifyEnvelope(deps, c.workflowId);
   ctx.em.clear();

@@ -8,7 +8,7 @@
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
-import { emit } from '../../platform/outbox/emit';
+import { emitContractEvent, signerFields } from './contract-events';
 import { inTransaction } from '../../platform/shared/tx';
 import type { WorkflowPort } from '../../platform/workflow-port';
 import { Contract, ContractSigner } from './contract.entity';
@@ -58,6 +58,26 @@ function assertSent(c: Contract, now: Date, what: string): void {
     });
 }
 
+/**
+ * One change to a sent envelope: `change` runs in a transaction on the locked contract and its signers and says
+ * whether the envelope workflow has something new to do; if so it is signalled. Answers the contract as it is now.
+ */
+async function changeEnvelope(
+  ctx: Ctx,
+  id: string,
+  deps: EnvelopeChangeDeps,
+  change: (c: Contract, signers: ContractSigner[]) => Promise<{ wake: boolean }>,
+): Promise<ContractView> {
+  await getContract(ctx, id);
+  const { c, wake } = await inTransaction(ctx, async () => {
+    const { c, signers } = await locked(ctx, id);
+    return { c, ...(await change(c, signers)) };
+  });
+  if (wake) await notifyEnvelope(deps, c.workflowId);
+  ctx.em.clear();
+  return getContractView(ctx, id);
+}
+
 const signerOf = (signers: readonly ContractSigner[], signerId: string): ContractSigner => {
   const s = signers.find((x) => x._id === signerId);
   if (!s) throw notFound('signer');
@@ -78,9 +98,7 @@ export async function correctSigner(
   deps: EnvelopeChangeDeps,
   now = new Date(),
 ): Promise<ContractView> {
-  await getContract(ctx, id);
-  const out = await inTransaction(ctx, async () => {
-    const { c, signers } = await locked(ctx, id);
+  return changeEnvelope(ctx, id, deps, async (c, signers) => {
     const s = signerOf(signers, signerId);
     assertSent(c, now, 'signers can be corrected');
     if (s.status === 'signed' || s.status === 'declined' || s.viewedAt)
@@ -95,7 +113,7 @@ export async function correctSigner(
       phone: input.phone !== undefined ? input.phone : s.phone,
     };
     const fields = (['name', 'email', 'phone'] as const).filter((f) => next[f] !== s[f]);
-    if (!fields.length) return { c, wake: false };
+    if (!fields.length) return { wake: false };
     const reinvite = s.role === 'signer' && (s.invitedAt !== null || s.invitationStatus !== null);
     const moved = await ctx.em.nativeUpdate(
       ContractSigner,
@@ -128,26 +146,15 @@ export async function correctSigner(
       signers.map((x) => (x._id === s._id ? corrected : x)),
     );
     await ctx.em.nativeUpdate(Contract, { _id: c._id }, { documentSha256: hash, updatedAt: now });
-    emit(ctx, {
-      type: 'contract_signer_corrected',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        signerId: s._id,
-        signerName: next.name,
-        fields: [...fields],
-        reinvited: reinvite,
-        correctedAt: now.toISOString(),
-        documentSha256: hash,
-      },
+    emitContractEvent(ctx, c, 'contract_signer_corrected', {
+      ...signerFields({ _id: s._id, name: next.name }),
+      fields: [...fields],
+      reinvited: reinvite,
+      correctedAt: now.toISOString(),
+      documentSha256: hash,
     });
-    return { c, wake: reinvite };
+    return { wake: reinvite };
   });
-  if (out.wake) await notifyEnvelope(deps, out.c.workflowId);
-  ctx.em.clear();
-  return getContractView(ctx, id);
 }
 
 /**
@@ -162,9 +169,7 @@ export async function resendInvitation(
   deps: EnvelopeChangeDeps,
   now = new Date(),
 ): Promise<ContractView> {
-  await getContract(ctx, id);
-  const out = await inTransaction(ctx, async () => {
-    const { c, signers } = await locked(ctx, id);
+  return changeEnvelope(ctx, id, deps, async (c, signers) => {
     const s = signerOf(signers, signerId);
     assertSent(c, now, 'invitations can be resent');
     if (s.role !== 'signer')
@@ -202,23 +207,9 @@ export async function resendInvitation(
         updatedAt: now,
       },
     );
-    emit(ctx, {
-      type: 'contract_invitation_resent',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        signerId: s._id,
-        signerName: s.name,
-        requestedAt: now.toISOString(),
-      },
-    });
-    return c;
+    emitContractEvent(ctx, c, 'contract_invitation_resent', { ...signerFields(s), requestedAt: now.toISOString() });
+    return { wake: true };
   });
-  await notifyEnvelope(deps, out.workflowId);
-  ctx.em.clear();
-  return getContractView(ctx, id);
 }
 
 /** The checks of a new deadline against now and the current one (400 naming expiresAt). */
@@ -243,9 +234,7 @@ export async function extendContract(
   deps: EnvelopeChangeDeps,
   now = new Date(),
 ): Promise<ContractView> {
-  await getContract(ctx, id);
-  const out = await inTransaction(ctx, async () => {
-    const { c } = await locked(ctx, id);
+  return changeEnvelope(ctx, id, deps, async (c) => {
     assertSent(c, now, 'the deadline can be extended');
     if (!c.deadlineAt)
       throw new DomainError('invalid_state', 'the contract has no deadline: there is nothing to extend');
@@ -255,20 +244,10 @@ export async function extendContract(
       { _id: c._id, status: 'sent' },
       { deadlineAt: input.expiresAt, updatedAt: now },
     );
-    emit(ctx, {
-      type: 'contract_extended',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        previousDeadlineAt: c.deadlineAt.toISOString(),
-        deadlineAt: input.expiresAt.toISOString(),
-      },
+    emitContractEvent(ctx, c, 'contract_extended', {
+      previousDeadlineAt: c.deadlineAt.toISOString(),
+      deadlineAt: input.expiresAt.toISOString(),
     });
-    return c;
+    return { wake: true };
   });
-  await notifyEnvelope(deps, out.workflowId);
-  ctx.em.clear();
-  return getContractView(ctx, id);
 }

@@ -14,7 +14,7 @@ import {
   type SmsGateway,
 } from '../messaging';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { emit } from '../../platform/outbox/emit';
+import { emitContractEvent } from './contract-events';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 import type { EnvelopeStep } from './contract-envelope.messages';
 import { renderSignedPdf } from './pdf';
@@ -105,18 +105,11 @@ async function completeEnvelope(
         documentSha256: c.documentSha256 ?? '',
       }),
     );
-    emit(systemCtx(tx, c.workspaceId, c.createdBy), {
-      type: 'contract_completed',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        completedAt: completedAt.toISOString(),
-        signers: signers.filter((s) => s.role === 'signer').length,
-        documentSha256: c.documentSha256,
-        signedPdfSha256: sha256,
-      },
+    emitContractEvent(systemCtx(tx, c.workspaceId, c.createdBy), c, 'contract_completed', {
+      completedAt: completedAt.toISOString(),
+      signers: signers.filter((s) => s.role === 'signer').length,
+      documentSha256: c.documentSha256,
+      signedPdfSha256: sha256,
     });
     return 'accepted' as const;
   });
@@ -139,11 +132,8 @@ export async function expireEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Prom
       { status: 'expired', expiredAt: now, updatedAt: now },
     );
     if (!moved) return { status: c.status };
-    emit(systemCtx(tx, c.workspaceId, c.createdBy), {
-      type: 'contract_expired',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: { contractId: c._id, title: c.title, deadlineAt: c.deadlineAt?.toISOString() ?? null },
+    emitContractEvent(systemCtx(tx, c.workspaceId, c.createdBy), c, 'contract_expired', {
+      deadlineAt: c.deadlineAt?.toISOString() ?? null,
     });
     return { status: 'expired' };
   });

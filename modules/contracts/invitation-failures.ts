@@ -1,5 +1,5 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { emit } from '../../platform/outbox/emit';
+import { emitContractEvent, signerFields } from './contract-events';
 import { Contract, ContractSigner, type InvitationStatus } from './contract.entity';
 import { invitationSummary, nextAttemptAt, type AttemptInfo } from './invitations';
 
@@ -81,23 +81,17 @@ export async function recordInvitationFailures(
         },
       );
       if (!moved || s.invitationStatus === status) continue;
-      emit(
+      emitContractEvent(
         { em: tx, actor: { workspaceId: c.workspaceId, userId: c.createdBy, role: 'owner', scopes: [] } },
+        c,
+        'contract_invitation_failed',
         {
-          type: 'contract_invitation_failed',
-          entityType: 'contract',
-          entityId: c._id,
-          payload: {
-            contractId: c._id,
-            title: c.title,
-            signerId: s._id,
-            signerName: s.name,
-            invitationStatus: status,
-            lastError: reason,
-            attempts: s.invitationAttempts + 1,
-            nextAttemptAt: next?.toISOString() ?? null,
-            noneDelivered: summary.noneDelivered,
-          },
+          ...signerFields(s),
+          invitationStatus: status,
+          lastError: reason,
+          attempts: s.invitationAttempts + 1,
+          nextAttemptAt: next?.toISOString() ?? null,
+          noneDelivered: summary.noneDelivered,
         },
       );
     }

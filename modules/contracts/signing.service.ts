@@ -8,7 +8,7 @@ import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { emit } from '../../platform/outbox/emit';
+import { emitContractEvent, signerFields } from './contract-events';
 import type { WorkflowPort } from '../../platform/workflow-port';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 import { notifyEnvelope } from './contract-send.service';
@@ -131,13 +131,26 @@ function checkImage(dataUrl: string): void {
     throw validation('signatureImage: is not a PNG image', [{ path: 'signatureImage', error: 'is not a PNG image' }]);
 }
 
-async function lockedState(em: EntityManager, contractId: string): Promise<{ c: Contract; all: ContractSigner[] }> {
+/** The party of a link who signs; a cc recipient only receives a copy (neither signs nor declines). */
+async function findSigningParty(orm: MikroORM, token: string): Promise<Found> {
+  const found = await findByToken(orm, token);
+  if (found.signer.role !== 'signer')
+    throw new DomainError('invalid_state', 'this recipient receives a copy and does not sign');
+  return found;
+}
+
+/** The envelope locked for this transaction, all its signers, and the found one as it is now. */
+async function lockedState(
+  em: EntityManager,
+  found: Found,
+): Promise<{ c: Contract; all: ContractSigner[]; signer: ContractSigner }> {
+  const contractId = found.contract._id;
   // One signature at a time per envelope: the turn check and the "last one" decision see committed state.
   await em.execute('select id from contracts where id = ? for update', [contractId]);
   const c = await em.findOne(Contract, { _id: contractId }, { refresh: true });
   if (!c) throw notFound('signing link');
   const all = await em.find(ContractSigner, { contractId }, { orderBy: { position: 'asc' }, refresh: true });
-  return { c, all };
+  return { c, all, signer: all.find((s) => s._id === found.signer._id)! };
 }
 
 const ctxOf = (em: EntityManager, c: Contract): Ctx => ({
@@ -157,12 +170,9 @@ export async function signAsSigner(
       { path: 'typedName', error: 'typedName or signatureImage is required' },
     ]);
   if (input.signatureImage) checkImage(input.signatureImage);
-  const found = await findByToken(deps.orm, token);
-  if (found.signer.role !== 'signer')
-    throw new DomainError('invalid_state', 'this recipient receives a copy and does not sign');
+  const found = await findSigningParty(deps.orm, token);
   const result = await found.em.transactional(async (em) => {
-    const { c, all } = await lockedState(em, found.contract._id);
-    const signer = all.find((s) => s._id === found.signer._id)!;
+    const { c, all, signer } = await lockedState(em, found);
     if (signer.status === 'signed') return { signer, replayed: true, contract: c, wake: false };
     // The link was replaced meanwhile (a correction, a resend or a reminder under the contract lock).
     if (signer.tokenHash !== hashToken(token)) throw notFound('signing link');
@@ -184,18 +194,10 @@ export async function signAsSigner(
       userAgent: client.userAgent?.slice(0, 500) ?? null,
       updatedAt: now,
     });
-    emit(ctxOf(em, c), {
-      type: 'contract_signed',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        signerId: signer._id,
-        signerName: signer.name,
-        order: signer.position,
-        signedAt: now.toISOString(),
-      },
+    emitContractEvent(ctxOf(em, c), c, 'contract_signed', {
+      ...signerFields(signer),
+      order: signer.position,
+      signedAt: now.toISOString(),
     });
     // The workflow has work only when someone is next (sequential) or nobody is left (completion);
     // other parallel signatures need no wake-up (every later re-read sees them anyway).
@@ -213,12 +215,9 @@ export async function declineAsSigner(
   input: { reason?: string | null },
   client: SignerClient,
 ): Promise<DeclineResultView> {
-  const found = await findByToken(deps.orm, token);
-  if (found.signer.role !== 'signer')
-    throw new DomainError('invalid_state', 'this recipient receives a copy and does not sign');
+  const found = await findSigningParty(deps.orm, token);
   const result = await found.em.transactional(async (em) => {
-    const { c, all } = await lockedState(em, found.contract._id);
-    const signer = all.find((s) => s._id === found.signer._id)!;
+    const { c, signer } = await lockedState(em, found);
     if (signer.status === 'declined') return { signer, contract: c, replayed: true };
     if (signer.tokenHash !== hashToken(token)) throw notFound('signing link');
     assertOpen(c);
@@ -237,18 +236,7 @@ export async function declineAsSigner(
       { _id: c._id, status: 'sent' },
       { status: 'declined', declinedAt: now, updatedAt: now },
     );
-    emit(ctxOf(em, c), {
-      type: 'contract_declined',
-      entityType: 'contract',
-      entityId: c._id,
-      payload: {
-        contractId: c._id,
-        title: c.title,
-        signerId: signer._id,
-        signerName: signer.name,
-        reason: input.reason ?? null,
-      },
-    });
+    emitContractEvent(ctxOf(em, c), c, 'contract_declined', { ...signerFields(signer), reason: input.reason ?? null });
     return { signer, contract: c, replayed: false };
   });
   if (!result.replayed) await notifyEnvelope(deps, result.contract.workflowId);

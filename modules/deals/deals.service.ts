@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { conflict, notFound, validation } from '../../platform/errors';
+import { getRecord, previewAnswer, readRecord } from '../../platform/shared/record-service';
+import { conflict, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { Company } from '../companies';
 import { assertCustomFieldValues } from '../custom-fields';
@@ -17,7 +18,7 @@ import {
 } from '../../platform/shared/changes';
 import { asRecord, mergeObject } from '../../platform/shared/custom-fields';
 import { plainOf } from '../../platform/shared/views';
-import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import { type PreviewResult } from '../../platform/shared/preview';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { Deal } from './deal.entity';
@@ -26,21 +27,15 @@ import { FlowStage } from './flow.entity';
 import { resolvePlacement, type Placement } from './placement';
 import { stageRef, type StageRef } from './flows.service';
 import { DEAL_FIELDS, type DealInput, type DealView } from './deals.schemas';
-import { findRowById } from '../../platform/orm/lean-rows';
 
 export const serializeDeal = (d: Deal): DealView => plainOf(d, DEAL_FIELDS);
 
-/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
-export async function readDeal(ctx: Ctx, id: string): Promise<DealView> {
-  const row = await findRowById(ctx, Deal, id);
-  if (!row) throw notFound('deal');
-  return serializeDeal(row);
+export function readDeal(ctx: Ctx, id: string): Promise<DealView> {
+  return readRecord(ctx, Deal, id, 'deal', serializeDeal);
 }
 
-export async function getDeal(ctx: Ctx, id: string): Promise<Deal> {
-  const deal = await ctx.em.findOne(Deal, { _id: id });
-  if (!deal) throw notFound('deal');
-  return deal;
+export function getDeal(ctx: Ctx, id: string): Promise<Deal> {
+  return getRecord(ctx, Deal, id, 'deal');
 }
 
 /** References must name records of this workspace (the tenant filter hides the others). */
@@ -108,10 +103,7 @@ export async function createDeal(
     tags: normalizeTags(input.tags) ?? [],
     ...status,
   } as Deal);
-  if (opts.preview) {
-    ctx.em.clear();
-    return previewOf(null, serializeDeal(deal));
-  }
+  if (opts.preview) return previewAnswer(ctx, null, serializeDeal(deal));
   await inTransaction(ctx, async () => {
     await lockStage(ctx, place.stage.id);
     const view = serializeDeal(deal);
@@ -172,11 +164,7 @@ export async function updateDeal(
     ...(input.tags !== undefined ? { tags: normalizeTags(input.tags) } : {}),
     ...status,
   });
-  if (opts.preview) {
-    const proposed = serializeDeal(deal);
-    ctx.em.clear();
-    return previewOf(current, proposed);
-  }
+  if (opts.preview) return previewAnswer(ctx, current, serializeDeal(deal));
   if (!Object.keys(changes).length) return serializeDeal(deal);
   await inTransaction(ctx, async () => {
     if (stageChanged) await lockStage(ctx, place.stage.id);

@@ -1,19 +1,19 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
-import {
-  dateWhere,
-  findPage,
-  likePattern,
-  type DateFilterInput,
-  type PageRequest,
-} from '../../platform/shared/listing';
+import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import type { PreviewResult } from '../../platform/shared/preview';
+import {
+  deleteWithDetach,
+  findSyncPage,
+  getRecord,
+  previewAnswer,
+  readRecord,
+} from '../../platform/shared/record-service';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { Lead } from './lead.entity';
@@ -22,21 +22,15 @@ import { computeScore, subjectFor } from './lead-scoring.service';
 import { scoreChanged } from './scoring';
 import { routeOwner } from './lead-routing.service';
 import { LEAD_FIELDS, type LeadInput, type LeadView } from './leads.schemas';
-import { findRowById } from '../../platform/orm/lean-rows';
 
 export const serializeLead = (l: Lead): LeadView => plainOf(l, LEAD_FIELDS);
 
-/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
-export async function readLead(ctx: Ctx, id: string): Promise<LeadView> {
-  const row = await findRowById(ctx, Lead, id);
-  if (!row) throw notFound('lead');
-  return serializeLead(row);
+export function readLead(ctx: Ctx, id: string): Promise<LeadView> {
+  return readRecord(ctx, Lead, id, 'lead', serializeLead);
 }
 
-export async function getLead(ctx: Ctx, id: string): Promise<Lead> {
-  const lead = await ctx.em.findOne(Lead, { _id: id });
-  if (!lead) throw notFound('lead');
-  return lead;
+export function getLead(ctx: Ctx, id: string): Promise<Lead> {
+  return getRecord(ctx, Lead, id, 'lead');
 }
 
 function scalarFields(input: LeadInput): Partial<Lead> {
@@ -78,9 +72,7 @@ export async function createLead(
     });
   };
   if (opts.preview) {
-    const lead = await build(true);
-    ctx.em.clear();
-    return previewOf(null, serializeLead(lead));
+    return previewAnswer(ctx, null, serializeLead(await build(true)));
   }
   // The round-robin cursor advance and the insert commit together.
   return inTransaction(ctx, async () => {
@@ -122,11 +114,7 @@ export async function updateLead(
   // Assigned only when it differs, so a no-op PUT writes nothing (jsonb reorders keys on read).
   if (scoreChanged(lead, result)) lead.scoreBreakdown = result.breakdown;
   Object.assign(changes, applyPatch(lead, { score: result.score }));
-  if (opts.preview) {
-    const proposed = serializeLead(lead);
-    ctx.em.clear();
-    return previewOf(current, proposed);
-  }
+  if (opts.preview) return previewAnswer(ctx, current, serializeLead(lead));
   const payload = () => ({ lead: serializeLead(lead), changes });
   await emitUpdate(
     ctx,
@@ -152,19 +140,17 @@ export async function updateLead(
  */
 export async function deleteLead(ctx: Ctx, id: string): Promise<void> {
   const lead = await getLead(ctx, id);
-  await inTransaction(ctx, async () => {
-    await ctx.em.nativeUpdate<{ workspaceId: string; leadRef: string | null }>(
-      'Deal',
-      { workspaceId: ctx.actor.workspaceId, leadRef: id },
-      { leadRef: null },
-    );
-    await deleteWithEvent(
-      ctx,
-      lead,
-      { type: 'lead_deleted', entityType: 'lead', payload: { lead: serializeLead(lead) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    lead,
+    { type: 'lead_deleted', entityType: 'lead', payload: { lead: serializeLead(lead) } },
+    () =>
+      ctx.em.nativeUpdate<{ workspaceId: string; leadRef: string | null }>(
+        'Deal',
+        { workspaceId: ctx.actor.workspaceId, leadRef: id },
+        { leadRef: null },
+      ),
+  );
 }
 
 export interface LeadListQuery extends PageRequest, DateFilterInput {
@@ -188,8 +174,6 @@ export async function listLeads(ctx: Ctx, query: LeadListQuery) {
       { source: { $ilike: like } },
     ];
   }
-  // Incremental sync reads oldest change first so a client can resume from the last updatedAt.
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
-  const { items, total } = await findPage(ctx.em, Lead, where, query, order);
+  const { items, total } = await findSyncPage(ctx, Lead, where, query);
   return { items: items.map(serializeLead), total };
 }

@@ -1,7 +1,8 @@
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { deleteWithDetach } from '../../platform/shared/record-service';
 import { findPage, likePattern, toPlain, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { loadRecords, RECORD_KINDS, tableOf } from '../../platform/shared/record-kinds';
@@ -86,15 +87,12 @@ export async function updateList(ctx: Ctx, id: string, input: ListInput): Promis
 
 export async function deleteList(ctx: Ctx, id: string): Promise<void> {
   const list = await getList(ctx, id);
-  await inTransaction(ctx, async () => {
-    await ctx.em.nativeDelete(ListItem, { workspaceId: ctx.actor.workspaceId, listId: id });
-    await deleteWithEvent(
-      ctx,
-      list,
-      { type: 'list_deleted', entityType: 'list', payload: { list: toPlain(list, LIST_FIELDS) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    list,
+    { type: 'list_deleted', entityType: 'list', payload: { list: toPlain(list, LIST_FIELDS) } },
+    () => ctx.em.nativeDelete(ListItem, { workspaceId: ctx.actor.workspaceId, listId: id }),
+  );
 }
 
 /**

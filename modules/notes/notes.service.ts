@@ -1,5 +1,4 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import {
   createLinkedActivity,
@@ -11,14 +10,9 @@ import {
   resolveParentRef,
   linkColumns,
 } from '../timeline';
-import { applyPatch, deleteWithEvent } from '../../platform/shared/changes';
-import {
-  dateWhere,
-  findPage,
-  likePattern,
-  type DateFilterInput,
-  type PageRequest,
-} from '../../platform/shared/listing';
+import { applyPatch } from '../../platform/shared/changes';
+import { deleteWithDetach, findSyncPage, getRecord } from '../../platform/shared/record-service';
+import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { Note } from './note.entity';
@@ -72,10 +66,8 @@ export const summarizeNote = (n: Note): NoteSummaryView => ({
   ...plainOf(n, NOTE_SUMMARY_FIELDS),
 });
 
-export async function getNote(ctx: Ctx, id: string): Promise<Note> {
-  const note = await ctx.em.findOne(Note, { _id: id });
-  if (!note) throw notFound('note');
-  return note;
+export function getNote(ctx: Ctx, id: string): Promise<Note> {
+  return getRecord(ctx, Note, id, 'note');
 }
 
 const resolveRef = async (ctx: Ctx, current: Note | null, input: NoteInput) =>
@@ -138,15 +130,12 @@ export async function updateNote(ctx: Ctx, id: string, input: NoteInput): Promis
 
 export async function deleteNote(ctx: Ctx, id: string): Promise<void> {
   const note = await getNote(ctx, id);
-  await inTransaction(ctx, async () => {
-    await removeLinkedActivities(ctx, { noteRef: id });
-    await deleteWithEvent(
-      ctx,
-      note,
-      { type: 'note_deleted', entityType: 'note', payload: { note: serializeNote(note) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    note,
+    { type: 'note_deleted', entityType: 'note', payload: { note: serializeNote(note) } },
+    () => removeLinkedActivities(ctx, { noteRef: id }),
+  );
 }
 
 export interface NoteListQuery extends PageRequest, DateFilterInput {
@@ -161,7 +150,5 @@ export async function listNotes(ctx: Ctx, query: NoteListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
   for (const key of ['company', 'personRef', 'leadRef', 'dealRef'] as const) if (query[key]) where[key] = query[key];
   if (query.q) where.content = { $ilike: likePattern(query.q) };
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
-  const { items, total } = await findPage(ctx.em, Note, where, query, order);
-  return { items, total };
+  return findSyncPage(ctx, Note, where, query);
 }

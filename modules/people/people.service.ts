@@ -11,7 +11,7 @@ import {
   type LinkResultView,
   type UnlinkResultView,
 } from '../companies';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
 import {
@@ -22,25 +22,25 @@ import {
   type PageRequest,
 } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { previewOf, type PreviewResult } from '../../platform/shared/preview';
-import { inTransaction } from '../../platform/shared/tx';
+import type { PreviewResult } from '../../platform/shared/preview';
+import {
+  deleteWithDetach,
+  findSyncPage,
+  getRecord,
+  previewAnswer,
+  readRecord,
+} from '../../platform/shared/record-service';
 import { CompanyPerson, Person } from './person.entity';
 import { PERSON_FIELDS, type PersonInput, type PersonView } from './people.schemas';
-import { findRowById } from '../../platform/orm/lean-rows';
 
 export const serializePerson = (p: Person): PersonView => plainOf(p, PERSON_FIELDS);
 
-/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
-export async function readPerson(ctx: Ctx, id: string): Promise<PersonView> {
-  const row = await findRowById(ctx, Person, id);
-  if (!row) throw notFound('person');
-  return serializePerson(row);
+export function readPerson(ctx: Ctx, id: string): Promise<PersonView> {
+  return readRecord(ctx, Person, id, 'person', serializePerson);
 }
 
-export async function getPerson(ctx: Ctx, id: string): Promise<Person> {
-  const person = await ctx.em.findOne(Person, { _id: id });
-  if (!person) throw notFound('person');
-  return person;
+export function getPerson(ctx: Ctx, id: string): Promise<Person> {
+  return getRecord(ctx, Person, id, 'person');
 }
 
 async function assertCompany(ctx: Ctx, companyId: string | null | undefined): Promise<void> {
@@ -72,10 +72,7 @@ export async function createPerson(
     ownerId: ctx.actor.userId,
     avatar: avatar === undefined ? null : opts.preview ? avatar || null : await opts.images(ctx, avatar),
   } as Person);
-  if (opts.preview) {
-    ctx.em.clear();
-    return previewOf(null, serializePerson(person));
-  }
+  if (opts.preview) return previewAnswer(ctx, null, serializePerson(person));
   if (person.companyId) link(ctx, person.companyId, person._id);
   emit(ctx, {
     type: 'person_created',
@@ -113,11 +110,7 @@ export async function updatePerson(
   };
   const beforeTags = [...person.tags];
   const changes = applyPatch(person, patch);
-  if (opts.preview) {
-    const proposed = serializePerson(person);
-    ctx.em.clear();
-    return previewOf(current, proposed);
-  }
+  if (opts.preview) return previewAnswer(ctx, current, serializePerson(person));
   if (changes.companyId && person.companyId) {
     const exists = await ctx.em.count(CompanyPerson, { companyId: person.companyId, personId: person._id });
     if (!exists) link(ctx, person.companyId, person._id);
@@ -155,16 +148,15 @@ export type DetachPersonRefs = (ctx: Ctx, personId: string) => Promise<void>;
 export async function deletePerson(ctx: Ctx, id: string, detachRefs: DetachPersonRefs): Promise<void> {
   const person = await getPerson(ctx, id);
   const ws = ctx.actor.workspaceId;
-  await inTransaction(ctx, async () => {
-    await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
-    await detachRefs(ctx, id);
-    await deleteWithEvent(
-      ctx,
-      person,
-      { type: 'person_deleted', entityType: 'person', payload: { person: serializePerson(person) } },
-      { flush: false },
-    );
-  });
+  await deleteWithDetach(
+    ctx,
+    person,
+    { type: 'person_deleted', entityType: 'person', payload: { person: serializePerson(person) } },
+    async () => {
+      await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
+      await detachRefs(ctx, id);
+    },
+  );
 }
 
 export interface PersonListQuery extends PageRequest, DateFilterInput {
@@ -186,8 +178,7 @@ export async function listPeople(ctx: Ctx, query: PersonListQuery) {
       { [raw((alias) => `${alias}.phones::text`)]: { $ilike: like } },
     ];
   }
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
-  const { items, total } = await findPage(ctx.em, Person, where, query, order);
+  const { items, total } = await findSyncPage(ctx, Person, where, query);
   return { items: items.map(serializePerson), total };
 }
 

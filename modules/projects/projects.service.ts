@@ -1,5 +1,6 @@
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { getRecord, previewAnswer } from '../../platform/shared/record-service';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { assertRefs, assertUsers } from '../timeline';
 import { assertCustomFieldValues } from '../custom-fields';
@@ -7,7 +8,7 @@ import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags 
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import { type PreviewResult } from '../../platform/shared/preview';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { Task, serializeTask } from '../tasks';
@@ -44,10 +45,8 @@ export const PROJECT_FIELDS = [
 
 export const serializeProject = (p: Project): ProjectView => plainOf(p, PROJECT_FIELDS);
 
-export async function getProject(ctx: Ctx, id: string): Promise<Project> {
-  const project = await ctx.em.findOne(Project, { _id: id });
-  if (!project) throw notFound('project');
-  return project;
+export function getProject(ctx: Ctx, id: string): Promise<Project> {
+  return getRecord(ctx, Project, id, 'project');
 }
 
 async function checkInput(ctx: Ctx, input: ProjectInput, requireAll: boolean): Promise<void> {
@@ -114,11 +113,7 @@ export async function createProject(
     customFields: mergeObject({}, input.customFields ?? {}),
     budget: budgetOf(input.budget, null),
   } as Project);
-  if (opts.preview) {
-    const proposed = serializeProject(project);
-    ctx.em.clear();
-    return previewOf(null, proposed);
-  }
+  if (opts.preview) return previewAnswer(ctx, null, serializeProject(project));
   emit(ctx, {
     type: 'project_created',
     entityType: 'project',
@@ -148,11 +143,7 @@ export async function updateProject(
       : {}),
     ...(input.budget !== undefined ? { budget: budgetOf(input.budget, project.budget ?? null) } : {}),
   } as Partial<Project>);
-  if (opts.preview) {
-    const proposed = serializeProject(project);
-    ctx.em.clear();
-    return previewOf(current, proposed);
-  }
+  if (opts.preview) return previewAnswer(ctx, current, serializeProject(project));
   await emitUpdate(
     ctx,
     project,

@@ -25,7 +25,7 @@ import { SequenceEnrollment } from './sequence.entity';
 import { findStep, beginStep, mirrorWithoutStatus, upsertStep } from './step-rows';
 import { SEQUENCE_FAILURE_TYPES, type MirrorInput, type StepActivityInput, type StepActivityResult } from './types';
 import { createRecallAction, createTaskAction } from '../automations/index.steps';
-import { setAccessAction, updateRecordAction } from '../automations/index.steps';
+import { isPermanentError, setAccessAction, updateRecordAction } from '../automations/index.steps';
 import type { ActionEnv, ActionHandler } from '../automations/index.steps';
 import { aiStep } from './sequence-step-ai';
 import { buildContext, DeferredStep, KIND, PLACEHOLDERS, stepFail, type StepDeps } from './sequence-step-context';
@@ -40,17 +40,6 @@ export interface SequenceActivityOptions {
   /** Tests only: how long an unfinished e-mail claim counts as in progress (default 5 minutes). */
   staleClaimMs?: number;
 }
-
-const PERMANENT = new Set([
-  'validation',
-  'not_found',
-  'not_configured',
-  'forbidden',
-  'conflict',
-  'invalid_state',
-  'too_large',
-  'unauthenticated',
-]);
 
 export function createSequenceActivities(opts: SequenceActivityOptions) {
   const messaging = opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config));
@@ -298,7 +287,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
           nextRetryDelay: err.waitMs,
         });
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-      const permanent = err instanceof DomainError && PERMANENT.has(err.code);
+      const permanent = isPermanentError(err);
       log.warn(
         { enrollmentId: e._id, nodeId: node.id, code: err instanceof DomainError ? err.code : undefined, permanent },
         'sequence step failed',

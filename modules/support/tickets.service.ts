@@ -5,13 +5,8 @@ import { assertRefs, assertUsers } from '../timeline';
 import { Company } from '../companies';
 import { Person } from '../people';
 import { emit } from '../../platform/outbox/emit';
-import {
-  applyPatch,
-  deleteWithEvent,
-  emitTagChanges,
-  normalizeTags,
-  type Changes,
-} from '../../platform/shared/changes';
+import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../../platform/shared/changes';
+import { deleteWithDetach } from '../../platform/shared/record-service';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -273,17 +268,16 @@ export async function moveTicket(ctx: Ctx, id: string, stageId: number, flowId?:
 /** The ticket goes with its messages and time entries (the e-mails stay in the mailbox). */
 export async function deleteTicket(ctx: Ctx, id: string): Promise<void> {
   const ticket = await getTicket(ctx, id);
-  await inTransaction(ctx, async () => {
-    await ctx.em.nativeDelete(SupportTicketMessage, { ticketId: id });
-    await ctx.em.nativeDelete(SupportTimeEntry, { ticketId: id });
-    const payload = { ticket: serializeTicket(ticket) };
-    await deleteWithEvent(
-      ctx,
-      ticket,
-      { type: 'support_ticket_deleted', entityType: 'support-ticket', payload },
-      { flush: false },
-    );
-  });
+  const payload = { ticket: serializeTicket(ticket) };
+  await deleteWithDetach(
+    ctx,
+    ticket,
+    { type: 'support_ticket_deleted', entityType: 'support-ticket', payload },
+    async () => {
+      await ctx.em.nativeDelete(SupportTicketMessage, { ticketId: id });
+      await ctx.em.nativeDelete(SupportTimeEntry, { ticketId: id });
+    },
+  );
 }
 
 export interface TicketListQuery extends PageRequest {

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../platform/context';
-import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findSyncPage } from '../../platform/shared/record-service';
+import { dateWhere, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { Task, type TaskPriority, type TaskStatus } from './task.entity';
 import { serializeTask } from './tasks.service';
 
@@ -36,7 +37,6 @@ export async function listTasks(ctx: Ctx, query: TaskListQuery) {
     const like = likePattern(query.q);
     where.$or = [{ title: { $ilike: like } }, { description: { $ilike: like } }];
   }
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
-  const { items, total } = await findPage(ctx.em, Task, where, query, order);
+  const { items, total } = await findSyncPage(ctx, Task, where, query);
   return { items: items.map(serializeTask), total };
 }

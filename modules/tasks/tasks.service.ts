@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
+import { getRecord, readRecord } from '../../platform/shared/record-service';
 import { emit } from '../../platform/outbox/emit';
 import {
   recordSystemActivity,
@@ -18,7 +18,6 @@ import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
 import { Task } from './task.entity';
 import type { TaskInput, TaskView } from './tasks.schemas';
-import { findRowById } from '../../platform/orm/lean-rows';
 
 export const TASK_FIELDS = [
   '_id',
@@ -61,17 +60,12 @@ const PARENT_FIELDS = Object.keys(TASK_PARENT_FIELDS) as ParentField[];
 
 export const serializeTask = (t: Task): TaskView => plainOf(t, TASK_FIELDS);
 
-/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
-export async function readTask(ctx: Ctx, id: string): Promise<TaskView> {
-  const row = await findRowById(ctx, Task, id);
-  if (!row) throw notFound('task');
-  return serializeTask(row);
+export function readTask(ctx: Ctx, id: string): Promise<TaskView> {
+  return readRecord(ctx, Task, id, 'task', serializeTask);
 }
 
-export async function getTask(ctx: Ctx, id: string): Promise<Task> {
-  const task = await ctx.em.findOne(Task, { _id: id });
-  if (!task) throw notFound('task');
-  return task;
+export function getTask(ctx: Ctx, id: string): Promise<Task> {
+  return getRecord(ctx, Task, id, 'task');
 }
 
 const resolveTaskParent = (ctx: Ctx, current: Task | null, input: TaskInput) =>

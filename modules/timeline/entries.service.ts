@@ -1,7 +1,8 @@
 import type { Ctx } from '../../platform/context';
+import { findSyncPage } from '../../platform/shared/record-service';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { dateWhere, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
 import { assertRefs, assertUsers, linkColumns } from './references';
@@ -109,7 +110,6 @@ export async function listActivities(ctx: Ctx, query: ActivityListQuery) {
     const like = likePattern(query.q);
     where.$or = [{ summary: { $ilike: like } }, { description: { $ilike: like } }, { type: { $ilike: like } }];
   }
-  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { date: 'desc' };
-  const { items, total } = await findPage(ctx.em, Activity, where, query, order);
+  const { items, total } = await findSyncPage(ctx, Activity, where, query, 'date');
   return { items: items.map(serializeActivity), total };
 }

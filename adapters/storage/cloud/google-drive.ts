@@ -1,4 +1,3 @@
-import { validation } from '../../../platform/errors';
 import type { SafeFetch } from '../../../platform/net/safe-fetch';
 import type {
   BrowseQuery,
@@ -8,6 +7,7 @@ import type {
   CreateKind,
   CloudEnv,
 } from '../../../modules/files/cloud-provider.port';
+import { driveItem, noSuchFolder } from './cloud-items';
 import { OAuthJsonClient } from './oauth-client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider JSON, every field read defensively
@@ -33,17 +33,7 @@ export class GoogleDriveProvider implements CloudStorageProvider {
 
   constructor(settings: CloudEnv['googleDrive'], fetch: SafeFetch, allowHosts: readonly string[]) {
     this.api = settings.apiUrl;
-    this.client = new OAuthJsonClient(
-      'Google Drive',
-      {
-        tokenUrl: settings.tokenUrl,
-        clientId: settings.clientId!,
-        clientSecret: settings.clientSecret!,
-        refreshToken: settings.refreshToken!,
-      },
-      fetch,
-      allowHosts,
-    );
+    this.client = new OAuthJsonClient('Google Drive', settings, { tokenUrl: settings.tokenUrl }, fetch, allowHosts);
   }
 
   async account(): Promise<CloudAccount> {
@@ -63,30 +53,22 @@ export class GoogleDriveProvider implements CloudStorageProvider {
       const shared = (await this.client.request('GET', `${this.api}/drives?pageSize=${Math.min(q.limit, 100)}`))
         ?.drives as DriveFile[] | undefined;
       const roots: CloudItem[] = [
-        {
-          provider: this.id,
+        driveItem(this.id, {
           id: 'root',
           driveId: null,
-          parentId: null,
           name: 'My Drive',
-          kind: 'drive',
-          mimeType: null,
-          size: null,
           modifiedAt: null,
           webUrl: 'https://drive.google.com/drive/my-drive',
-        },
-        ...(shared ?? []).map((d) => ({
-          provider: this.id,
-          id: String(d.id),
-          driveId: String(d.id),
-          parentId: null,
-          name: String(d.name ?? ''),
-          kind: 'drive' as const,
-          mimeType: null,
-          size: null,
-          modifiedAt: null,
-          webUrl: null,
-        })),
+        }),
+        ...(shared ?? []).map((d) =>
+          driveItem(this.id, {
+            id: String(d.id),
+            driveId: String(d.id),
+            name: String(d.name ?? ''),
+            modifiedAt: null,
+            webUrl: null,
+          }),
+        ),
       ];
       return roots.slice(0, q.limit).map((r) => (q.withPath ? { ...r, path: '/' } : r));
     }
@@ -97,10 +79,7 @@ export class GoogleDriveProvider implements CloudStorageProvider {
     const order = q.recent ? '&orderBy=viewedByMeTime desc' : '&orderBy=folder,name';
     const url = `${this.api}/files?q=${encodeURIComponent(where.join(' and '))}&pageSize=${q.limit}&fields=${encodeURIComponent(`files(${FIELDS})`)}${corpora}${order.replace(/ /g, '%20')}&${ALL_DRIVES}`;
     const page = await this.client.request('GET', url);
-    if (!page)
-      throw validation('parentId: no such folder in the drive', [
-        { path: 'parentId', error: 'not found at the provider' },
-      ]);
+    if (!page) throw noSuchFolder();
     const items = ((page.files as DriveFile[] | undefined) ?? []).slice(0, q.limit).map((f) => this.toItem(f));
     if (q.withPath) for (const item of items) item.path = await this.pathOf(item);
     return items;
@@ -127,10 +106,7 @@ export class GoogleDriveProvider implements CloudStorageProvider {
         parents: [input.parentId ?? input.driveId ?? 'root'],
       },
     );
-    if (!made)
-      throw validation('parentId: no such folder in the drive', [
-        { path: 'parentId', error: 'not found at the provider' },
-      ]);
+    if (!made) throw noSuchFolder();
     const item = this.toItem(made);
     // Same shape as item(): a later sync compares paths.
     item.path = await this.pathOf(item);

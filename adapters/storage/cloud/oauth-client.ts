@@ -1,24 +1,35 @@
 import { DomainError } from '../../../platform/errors';
 import type { SafeFetch } from '../../../platform/net/safe-fetch';
+import type { OAuthProviderEnv } from '../../../modules/files/cloud-provider.port';
 
 /** JSON over the guarded client with a bearer token refreshed from a long-lived refresh token. */
 export class OAuthJsonClient {
   private accessToken: string | undefined;
   private expiresAt = 0;
   private refreshing: Promise<string> | undefined;
+  /** The provider's credentials (a copy: a rotated refresh token replaces this one, not the deployment's). */
+  private readonly settings: {
+    tokenUrl: string;
+    clientId: string;
+    clientSecret: string;
+    refreshToken: string;
+    scope?: string;
+  };
 
   constructor(
     private readonly label: string,
-    private readonly settings: {
-      tokenUrl: string;
-      clientId: string;
-      clientSecret: string;
-      refreshToken: string;
-      scope?: string;
-    },
+    provider: OAuthProviderEnv,
+    token: { tokenUrl: string; scope?: string },
     private readonly fetch: SafeFetch,
     private readonly allowHosts: readonly string[],
-  ) {}
+  ) {
+    this.settings = {
+      ...token,
+      clientId: provider.clientId!,
+      clientSecret: provider.clientSecret!,
+      refreshToken: provider.refreshToken!,
+    };
+  }
 
   private async token(): Promise<string> {
     if (this.accessToken && Date.now() < this.expiresAt - 60_000) return this.accessToken;

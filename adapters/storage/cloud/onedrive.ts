@@ -1,4 +1,3 @@
-import { validation } from '../../../platform/errors';
 import type { SafeFetch } from '../../../platform/net/safe-fetch';
 import type {
   BrowseQuery,
@@ -8,6 +7,7 @@ import type {
   CreateKind,
   CloudEnv,
 } from '../../../modules/files/cloud-provider.port';
+import { driveItem, noSuchFolder } from './cloud-items';
 import { OAuthJsonClient } from './oauth-client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider JSON, every field read defensively
@@ -30,11 +30,9 @@ export class OneDriveProvider implements CloudStorageProvider {
     this.graph = settings.graphUrl;
     this.client = new OAuthJsonClient(
       'OneDrive',
+      settings,
       {
         tokenUrl: `${settings.loginUrl}/${encodeURIComponent(settings.tenant)}/oauth2/v2.0/token`,
-        clientId: settings.clientId!,
-        clientSecret: settings.clientSecret!,
-        refreshToken: settings.refreshToken!,
         scope: 'offline_access Files.ReadWrite.All User.Read',
       },
       fetch,
@@ -65,16 +63,13 @@ export class OneDriveProvider implements CloudStorageProvider {
         await this.client.request('GET', `${this.graph}/me/drives?$select=id,name,webUrl,lastModifiedDateTime`)
       )?.value as GraphItem[] | undefined;
       return (drives ?? []).slice(0, q.limit).map((d) => ({
-        provider: this.id,
-        id: String(d.id),
-        driveId: String(d.id),
-        parentId: null,
-        name: String(d.name ?? 'Drive'),
-        kind: 'drive' as const,
-        mimeType: null,
-        size: null,
-        modifiedAt: d.lastModifiedDateTime ?? null,
-        webUrl: d.webUrl ?? null,
+        ...driveItem(this.id, {
+          id: String(d.id),
+          driveId: String(d.id),
+          name: String(d.name ?? 'Drive'),
+          modifiedAt: d.lastModifiedDateTime ?? null,
+          webUrl: d.webUrl ?? null,
+        }),
         ...(q.withPath ? { path: '/' } : {}),
       }));
     } else if (q.recent) {
@@ -87,10 +82,7 @@ export class OneDriveProvider implements CloudStorageProvider {
       url = `${this.drive(q.driveId)}/root/children?${top}&$select=${SELECT}`;
     }
     const page = await this.client.request('GET', url);
-    if (!page)
-      throw validation('parentId: no such folder in the drive', [
-        { path: 'parentId', error: 'not found at the provider' },
-      ]);
+    if (!page) throw noSuchFolder();
     return ((page.value as GraphItem[] | undefined) ?? [])
       .slice(0, q.limit)
       .map((item) => this.toItem(item, q.withPath));
@@ -112,10 +104,7 @@ export class OneDriveProvider implements CloudStorageProvider {
         folder: {},
         '@microsoft.graph.conflictBehavior': 'rename',
       });
-      if (!made)
-        throw validation('parentId: no such folder in the drive', [
-          { path: 'parentId', error: 'not found at the provider' },
-        ]);
+      if (!made) throw noSuchFolder();
       return this.toItem(made, true);
     }
     const ext = input.kind === 'file' ? '' : EXTENSION[input.kind];
@@ -126,10 +115,7 @@ export class OneDriveProvider implements CloudStorageProvider {
       `${parent}:/${encodeURIComponent(name)}:/content?@microsoft.graph.conflictBehavior=rename`,
       '',
     );
-    if (!made)
-      throw validation('parentId: no such folder in the drive', [
-        { path: 'parentId', error: 'not found at the provider' },
-      ]);
+    if (!made) throw noSuchFolder();
     return this.toItem(made, true);
   }
 

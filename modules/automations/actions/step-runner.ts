@@ -16,6 +16,7 @@ import { findStep, isDone, lockStep, writeStep, type StepKey } from '../engine/s
 import { FAILURE_TYPES, type Context, type NodeActivityInput, type NodeActivityResult } from '../engine/types.pure';
 import { automationActor } from '../engine/workspace';
 import { DomainError } from '../../../platform/errors';
+import { isPermanentError } from './permanent-errors';
 import { isDependencyUnavailable } from '../../../platform/shared/unavailable';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { AutomationActivityDeps } from './deps';
@@ -37,23 +38,10 @@ export interface StepSpec<R> {
   after?(env: ActionEnv, output: unknown): Promise<void>;
 }
 
-/** Domain errors no retry can fix. */
-const PERMANENT: ReadonlySet<string> = new Set([
-  'validation',
-  'not_found',
-  'not_configured',
-  'forbidden',
-  'conflict',
-  'invalid_state',
-  'too_large',
-  'unauthenticated',
-]);
-
 export function toFailure(err: unknown, failureBehavior: NodeActivityInput['failureBehavior']): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-  if (err instanceof DomainError && PERMANENT.has(err.code))
-    return ApplicationFailure.nonRetryable(message, FAILURE_TYPES.permanent);
+  if (isPermanentError(err)) return ApplicationFailure.nonRetryable(message, FAILURE_TYPES.permanent);
   // Our own database down or restarting is not the action failing: retried under every failureBehavior
   // (the node's retry policy rides out a restart). Outbound calls fail as DomainError, never as this.
   if (!(err instanceof DomainError) && isDependencyUnavailable(err))

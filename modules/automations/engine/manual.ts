@@ -58,6 +58,27 @@ async function loadAutomation(deps: EngineDeps, workspaceId: string, automationI
   return automation;
 }
 
+/** The trigger and test endpoints' start: the run's context from the input, the run recorded; a skip is a 409. */
+async function startManualRun(
+  deps: EngineDeps,
+  workspaceId: string,
+  automation: Automation,
+  input: ManualStartInput,
+  start: Pick<StartRequest, 'triggerType' | 'triggerKey' | 'isTest'>,
+): Promise<StartedExecution> {
+  const { context, entityType, entityId } = await buildContext(deps, workspaceId, input);
+  const res = await enqueueExecution(deps, automation, {
+    workspaceId,
+    automationId: automation._id,
+    ...start,
+    entityType,
+    entityId,
+    context,
+  });
+  if (res.status === 'skipped') throw new DomainError('invalid_state', `run skipped: ${res.reason}`);
+  return res.execution;
+}
+
 /** POST /automations/:id/trigger: an active automation only; a run-cap skip answers 409 with the reason. */
 export async function triggerManually(
   deps: EngineDeps,
@@ -71,18 +92,10 @@ export async function triggerManually(
       'invalid_state',
       'automation is inactive: activate it (POST /api/v1/automations/:id/toggle) or use /test',
     );
-  const { context, entityType, entityId } = await buildContext(deps, workspaceId, input);
-  const res = await enqueueExecution(deps, automation, {
-    workspaceId,
-    automationId,
+  return startManualRun(deps, workspaceId, automation, input, {
     triggerType: automation.triggerType ?? 'manual',
     triggerKey: `api:${newId()}`,
-    entityType,
-    entityId,
-    context,
   });
-  if (res.status === 'skipped') throw new DomainError('invalid_state', `run skipped: ${res.reason}`);
-  return res.execution;
 }
 
 /**
@@ -98,19 +111,11 @@ export async function testAutomation(
   const automation = await loadAutomation(deps, workspaceId, automationId);
   const check = validateAutomationGraph(automation.nodes, automation.edges);
   if (!check.ok) throw new DomainError('invalid_state', `automation cannot run: ${formatGraphErrors(check.errors)}`);
-  const { context, entityType, entityId } = await buildContext(deps, workspaceId, input);
-  const res = await enqueueExecution(deps, automation, {
-    workspaceId,
-    automationId,
+  return startManualRun(deps, workspaceId, automation, input, {
     triggerType: automation.triggerType ?? 'test',
     triggerKey: `test:${newId()}`,
-    entityType,
-    entityId,
-    context,
     isTest: true,
   });
-  if (res.status === 'skipped') throw new DomainError('invalid_state', `run skipped: ${res.reason}`);
-  return res.execution;
 }
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();

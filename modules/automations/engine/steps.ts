@@ -19,6 +19,21 @@ export interface StepKey {
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
 /**
+ * A new step row's first eight values: id, workspace_id, created_at, updated_at, execution_id, node_id, node_type,
+ * action_type (both inserts below list those columns first).
+ */
+const keyColumns = (key: StepKey, now: Date): unknown[] => [
+  newId(now),
+  key.workspaceId,
+  now,
+  now,
+  key.executionId,
+  key.nodeId,
+  key.nodeType,
+  key.actionType ?? null,
+];
+
+/**
  * Creates the row if needed and locks it until the caller's transaction ends, in one statement:
  * `on conflict do update` takes the row lock on an existing row and returns it either way.
  */
@@ -33,18 +48,7 @@ export async function lockStep(
      values (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)
      on conflict (execution_id, node_id) do update set updated_at = automation_step.updated_at
      returning *`,
-    [
-      newId(now),
-      key.workspaceId,
-      now,
-      now,
-      key.executionId,
-      key.nodeId,
-      key.nodeType,
-      key.actionType ?? null,
-      attempt,
-      now,
-    ],
+    [...keyColumns(key, now), attempt, now],
   );
   return em.map(AutomationStep, rows[0]!);
 }
@@ -84,14 +88,7 @@ export async function writeStep(
     `insert into automation_step (id, workspace_id, created_at, updated_at, execution_id, node_id, node_type, action_type, status, attempt, started_at, ended_at, input, output, error, handle)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?) on conflict (execution_id, node_id) ${conflict}`,
     [
-      newId(now),
-      key.workspaceId,
-      now,
-      now,
-      key.executionId,
-      key.nodeId,
-      key.nodeType,
-      key.actionType ?? null,
+      ...keyColumns(key, now),
       step.status,
       step.attempt,
       step.startedAt,
