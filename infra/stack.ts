@@ -11,6 +11,7 @@ import { describeExit, type ManagedProcess, type ProcessExit } from './process';
 import type { LaunchContext, RunningService, ServiceName } from './service';
 import type { RunningTemporal, TemporalDevServerConfig } from './temporal';
 import { resolveSecretsKey } from './secrets-key';
+import { niceEnv } from '../platform/process-priority';
 
 export type { StackProfile } from './paths';
 export type { ServiceName } from './service';
@@ -137,12 +138,7 @@ const SERVICE_NAMES: readonly ServiceName[] = ['postgres', 'meilisearch', 'tempo
  * test profile, where the suites wait on it.
  */
 export function temporalNice(env: NodeJS.ProcessEnv, profile: StackProfile): number {
-  const raw = envValue(env, 'TEMPORAL_NICE');
-  if (raw === undefined) return profile === 'dev' ? 10 : 0;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 19)
-    throw new Error(`TEMPORAL_NICE must be an integer from 0 to 19, got "${raw}"`);
-  return value;
+  return niceEnv(env, 'TEMPORAL_NICE', profile === 'dev' ? 10 : 0);
 }
 
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {

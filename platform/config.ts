@@ -1,5 +1,6 @@
-// Feature sections: each is its module's `settings` (domain/<m>/<m>.module.ts); test/unit/modules.test.ts checks that
+// Feature sections: each is its module's `settings` (modules/<m>/<m>.module.ts); test/unit/modules.test.ts checks that
 // loadConfig reads every module's section with its loader.
+import { niceEnv } from './process-priority';
 import { webhookEnv, type WebhookEnv } from '../modules/webhooks';
 import { fileEnv, type FileEnv } from '../modules/files';
 import { lookupEnv, type LookupEnv } from '../modules/lookups';
@@ -172,19 +173,6 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
-/**
- * A CPU priority (nice value) from 0 to 19, like TEMPORAL_NICE (infra/stack.ts): a value outside is a configuration
- * error, said at start-up, not silently clamped.
- */
-export function niceEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 19)
-    throw new Error(`${name} must be an integer from 0 to 19, got "${raw}"`);
   return value;
 }
 

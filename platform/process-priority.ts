@@ -2,6 +2,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 
 /**
+ * A CPU priority (nice value) from the environment, 0 to 19: WORKER_NICE (platform/config.ts) and TEMPORAL_NICE
+ * (infra/stack.ts). A value outside is a configuration error, said at start-up, not silently clamped.
+ */
+export function niceEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 19)
+    throw new Error(`${name} must be an integer from 0 to 19, got "${raw}"`);
+  return value;
+}
+
+/**
  * Lowers this process's CPU priority to `nice` (0-19) on every thread it has: on Linux a priority is per
  * thread, and `os.setPriority(pid)` alone would reach only the main thread, not V8's, libuv's or the
  * Temporal bridge's threads already running. Threads started later inherit it from the thread that starts
