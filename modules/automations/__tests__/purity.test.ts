@@ -50,6 +50,18 @@ describe('modules/automations purity', () => {
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });
 
+  // The template helpers that moved from this folder to platform/shared (issue 25) keep the same two checks: value
+  // imports only zod and each other (or the zoned-time helper, held to the sandbox by eslint), and no clock.
+  const MOVED_SHARED = ['placeholders.pure.ts', 'format.pure.ts', 'path.pure.ts', 'zod-kit.ts'];
+  const movedSiblings = new Set([...MOVED_SHARED, 'zoned-time.pure.ts'].map((f) => `./${f.replace(/\.ts$/, '')}`));
+  it.each(MOVED_SHARED)('platform/shared/%s imports only zod and its pure siblings, and reads no clock', (file) => {
+    const src = readFileSync(join(dir, '../../platform/shared', file), 'utf8');
+    const values = src.replace(/^(import|export) type [^;]+;$/gm, '');
+    for (const m of values.matchAll(/(?:from|import)\s+'([^']+)'/g))
+      expect(m[1] === 'zod' || movedSiblings.has(m[1]!)).toBe(true);
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
+  });
+
   it('the shared wait normaliser imports nothing and reads no clock (it runs inside the workflow)', () => {
     const src = readFileSync(join(dir, '../../platform/shared/wait-duration.ts'), 'utf8');
     expect(src).not.toMatch(/^import /m);
