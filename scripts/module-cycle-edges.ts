@@ -7,12 +7,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'adapters → email':
     'adapters/imap/imap-probe.ts → modules/email/imap.port.ts; adapters/imap/imap-source.ts → modules/email/imap.port.ts',
   'adapters → files':
-    'adapters/storage/cloud/google-drive.ts → modules/files/cloud-provider.port.ts; adapters/storage/cloud/onedrive.ts → modules/files/cloud-provider.port.ts; +2 more',
+    'adapters/storage/cloud/cloud-items.ts → modules/files/cloud-provider.port.ts; adapters/storage/cloud/google-drive.ts → modules/files/cloud-provider.port.ts; +4 more',
   'adapters → lookups': 'adapters/registry/cvr-registry.ts → modules/lookups/registry.port.ts',
   'adapters → messaging':
     'adapters/sms/http-sms-gateway.ts → modules/messaging/delivery-error.port.ts; adapters/sms/http-sms-gateway.ts → modules/messaging/messaging.port.ts; +2 more',
   'adapters → platform':
-    'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +18 more',
+    'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +17 more',
   'agents → platform':
     'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +15 more',
   'ai → adapters': 'modules/ai/factory.ts → adapters/ai/openai-compatible.ts',
@@ -37,7 +37,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → people':
     'modules/automations/engine/context.ts → modules/people/index.ts; modules/automations/actions/records.ts → modules/people/index.ts',
   'automations → platform':
-    'modules/automations/automations.events.ts → platform/outbox/define-events.ts; modules/automations/automation.entity.ts → platform/orm/base.ts; +163 more',
+    'modules/automations/automations.events.ts → platform/outbox/define-events.ts; modules/automations/automation.entity.ts → platform/orm/base.ts; +164 more',
   'automations → sequences':
     'modules/automations/automation.activities.ts → modules/sequences/index.ts; modules/automations/actions/deps.ts → modules/sequences/index.ts; +1 more',
   'automations → timeline':
@@ -58,14 +58,14 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +16 more',
   'calendar → timeline': 'modules/calendar/calendar-events.service.ts → modules/timeline/index.ts',
   'calls → platform':
-    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +21 more',
+    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +22 more',
   'calls → timeline':
     'modules/calls/call-view.ts → modules/timeline/index.ts; modules/calls/calls.service.ts → modules/timeline/index.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +30 more',
+    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +29 more',
   'companies → timeline':
     'modules/companies/companies.service.ts → modules/timeline/index.ts; modules/companies/companies.router.ts → modules/timeline/index.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
@@ -73,7 +73,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/contracts/contract-send.service.ts → modules/messaging/index.ts; modules/contracts/envelope.service.ts → modules/messaging/index.ts',
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
-    'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/eid.ts → platform/errors.ts; +63 more',
+    'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/eid.ts → platform/errors.ts; +61 more',
   'contracts → timeline': 'modules/contracts/contracts.service.ts → modules/timeline/index.ts',
   'crm-connect → calls':
     'modules/crm-connect/crm-connect.router.ts → modules/calls/index.ts; modules/crm-connect/connector-calls.service.ts → modules/calls/index.ts; +1 more',
@@ -108,7 +108,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → workspaces': 'modules/deals/deals.service.ts → modules/workspaces/index.ts',
   'email → adapters':
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
-  'email → automations': 'modules/email/email-bulk.service.ts → modules/automations/index.ts',
   'email → calendar': 'modules/email/calendar-invite.ts → modules/calendar/index.ts',
   'email → companies':
     'modules/email/email-bulk.service.ts → modules/companies/index.ts; modules/email/email-bulk-input.ts → modules/companies/index.ts',
@@ -118,7 +117,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → people':
     'modules/email/inbound.service.ts → modules/people/index.ts; modules/email/email-bulk.service.ts → modules/people/index.ts; +1 more',
   'email → platform':
-    'modules/email/email.events.ts → platform/outbox/define-events.ts; modules/email/account-transports.ts → platform/shared/secret-box.ts; +115 more',
+    'modules/email/email.events.ts → platform/outbox/define-events.ts; modules/email/account-transports.ts → platform/shared/secret-box.ts; +116 more',
   'email → timeline': 'modules/email/inbound.service.ts → modules/timeline/index.ts',
   'email → workspaces':
     'modules/email/email-accounts.service.ts → modules/workspaces/index.ts; modules/email/inbound.service.ts → modules/workspaces/index.ts',
@@ -162,12 +161,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'leads → people':
     'modules/leads/lead-scoring.service.ts → modules/people/index.ts; modules/leads/refs.ts → modules/people/index.ts; +1 more',
   'leads → platform':
-    'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +53 more',
+    'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +52 more',
   'leads → timeline':
     'modules/leads/leads.service.ts → modules/timeline/index.ts; modules/leads/leads.router.ts → modules/timeline/index.ts',
   'leads → workspaces': 'modules/leads/refs.ts → modules/workspaces/index.ts',
   'lists → platform':
-    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +21 more',
+    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +22 more',
   'lookups → companies':
     'modules/lookups/lookups.views.ts → modules/companies/index.ts; modules/lookups/avatar.service.ts → modules/companies/index.ts; +2 more',
   'lookups → images': 'modules/lookups/avatar.service.ts → modules/images/index.ts',
@@ -214,7 +213,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
   'people → lookups': 'modules/people/people.router.ts → modules/lookups/index.ts',
   'people → platform':
-    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +27 more',
+    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +26 more',
   'people → timeline':
     'modules/people/people.service.ts → modules/timeline/index.ts; modules/people/people.router.ts → modules/timeline/index.ts',
   'platform → agents':
@@ -292,7 +291,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/pricing/pricing.events.ts → platform/outbox/define-events.ts; modules/pricing/offer-type.entity.ts → platform/orm/base.ts; +39 more',
   'projects → custom-fields': 'modules/projects/projects.service.ts → modules/custom-fields/index.ts',
   'projects → platform':
-    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +73 more',
+    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +74 more',
   'projects → tasks':
     'modules/projects/project-template.entity.ts → modules/tasks/index.ts; modules/projects/project-templates.schemas.ts → modules/tasks/index.ts; +5 more',
   'projects → timeline':
@@ -333,7 +332,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → people':
     'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
-    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +95 more',
+    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +96 more',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
     'modules/support/support-flow.service.ts → modules/email/index.ts; modules/support/support-inbound.ts → modules/email/index.ts; +1 more',
@@ -341,7 +340,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'support → people':
     'modules/support/tickets.service.ts → modules/people/index.ts; modules/support/support-customers.service.ts → modules/people/index.ts',
   'support → platform':
-    'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +49 more',
+    'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +50 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
   'support → timeline': 'modules/support/tickets.service.ts → modules/timeline/index.ts',
   'tags → leads': 'modules/tags/tags.service.ts → modules/leads/index.ts',
@@ -353,7 +352,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/tasks/tasks.events.ts → platform/outbox/define-events.ts; modules/tasks/task.entity.ts → platform/orm/base.ts; +27 more',
   'tasks → timeline': 'modules/tasks/tasks.service.ts → modules/timeline/index.ts',
   'timeline → platform':
-    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +35 more',
+    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +36 more',
   'users → platform':
     'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +12 more',
   'users → workspaces':

@@ -3,7 +3,7 @@
  * recall) with their environment type, the entity context loaders, and which errors no retry can fix. A public
  * surface of its own (see index.ts).
  */
-export { contactView, loadEntityContext } from './engine/context';
+export { loadEntityContext } from './engine/context';
 export { createRecallAction, createTaskAction } from './actions/timeline';
 export { setAccessAction, updateRecordAction } from './actions/records';
 export { isPermanentError } from './actions/permanent-errors';

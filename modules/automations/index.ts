@@ -10,5 +10,4 @@ export { createRunStarter, type RunStarter } from './engine/starter';
 export { reconcileSchedules } from './engine/schedules';
 export { inFlightLimit, type InFlightLimit } from './engine/in-flight';
 export { pruneSkips } from './engine/skips';
-export { contactView, loadEntityContext, plainRecord } from './engine/context';
 export { secretMatches } from './engine/manual';

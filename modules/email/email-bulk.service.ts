@@ -7,7 +7,7 @@
  */
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { contactView, plainRecord } from '../automations';
+import { contactView, plainRecord } from '../../platform/shared/record-view';
 import { Company } from '../companies';
 import type { Ctx } from '../../platform/context';
 import { DomainError } from '../../platform/errors';

@@ -3,7 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AiProvider } from '../ai';
 import { checkCondition } from '../automations/conditions.pure';
-import { contactView, loadEntityContext } from '../automations/index.steps';
+import { loadEntityContext } from '../automations/index.steps';
+import { contactView } from '../../platform/shared/record-view';
 import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES } from '../../platform/shared/placeholders.pure';
 import { zonedParts } from '../../platform/shared/zoned-time.pure';
 import type { AppConfig } from '../../platform/config';

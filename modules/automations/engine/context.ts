@@ -14,8 +14,6 @@ import { normalizeEntity } from '../triggers';
 import { byId, contactView, dealView, ownerView, plainRecord } from '../../../platform/shared/record-view';
 import type { Context } from './types.pure';
 
-export { contactView, ownerView, plainRecord } from '../../../platform/shared/record-view';
-
 /** Fills person + contact, company and owner when the record links them (and they are not set yet). */
 async function addLinks(em: EntityManager, ctx: Context, links: ContextLinks): Promise<void> {
   if (links.leadId && !ctx.lead) {
