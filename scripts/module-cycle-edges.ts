@@ -37,7 +37,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → people':
     'modules/automations/engine/context.ts → modules/people/index.ts; modules/automations/actions/records.ts → modules/people/index.ts',
   'automations → platform':
-    'modules/automations/automations.events.ts → platform/outbox/define-events.ts; modules/automations/automation.entity.ts → platform/orm/base.ts; +164 more',
+    'modules/automations/automations.events.ts → platform/outbox/define-events.ts; modules/automations/automation.entity.ts → platform/orm/base.ts; +165 more',
   'automations → sequences':
     'modules/automations/automation.activities.ts → modules/sequences/index.ts; modules/automations/actions/deps.ts → modules/sequences/index.ts; +1 more',
   'automations → timeline':
@@ -175,13 +175,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'lookups → platform':
     'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +17 more',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
-  'messaging → automations': 'modules/messaging/sms-inbound.service.ts → modules/automations/index.ts',
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
   'messaging → people':
     'modules/messaging/sms.service.ts → modules/people/index.ts; modules/messaging/sms-inbound.service.ts → modules/people/index.ts',
   'messaging → platform':
-    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +71 more',
+    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +72 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',

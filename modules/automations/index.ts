@@ -10,4 +10,3 @@ export { createRunStarter, type RunStarter } from './engine/starter';
 export { reconcileSchedules } from './engine/schedules';
 export { inFlightLimit, type InFlightLimit } from './engine/in-flight';
 export { pruneSkips } from './engine/skips';
-export { secretMatches } from './engine/manual';

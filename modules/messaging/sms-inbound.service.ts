@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { Activity, serializeActivity } from '../timeline';
-import { secretMatches } from '../automations';
+import { secretMatches } from '../../platform/shared/secret-match';
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import { isId } from '../../platform/ids';

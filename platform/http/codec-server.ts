@@ -8,7 +8,7 @@
  * configured UI origins, preflight included. The token is one deployment-wide secret, not a
  * workspace API key: decoded histories span every workspace.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretMatches } from '../shared/secret-match';
 import type { Context, Middleware, Next } from 'koa';
 import { z } from 'zod';
 import type { Payload } from '@temporalio/common';
@@ -32,9 +32,6 @@ const bodySchema = z.object({
     .max(MAX_PAYLOADS),
 });
 type JsonPayload = z.infer<typeof bodySchema>['payloads'][number];
-
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-const tokenMatches = (given: string, expected: string): boolean => timingSafeEqual(digest(given), digest(expected));
 
 function fromJson(p: JsonPayload): Payload {
   return {
@@ -109,7 +106,7 @@ export function codecServer(settings: AppConfig['temporalCodec']): Middleware {
     const active = codecOf();
     const header = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1]?.trim();
     const given = m[1] !== undefined ? decodeURIComponent(m[1]) : header;
-    if (!given || !tokenMatches(given, settings.authToken!))
+    if (!given || !secretMatches(given, settings.authToken!))
       throw new DomainError('unauthenticated', 'missing or wrong codec server token');
 
     let json: unknown;

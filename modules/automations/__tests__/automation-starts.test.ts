@@ -4,7 +4,7 @@ import { Automation } from '../automation.entity';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { automationScheduleId } from '../automation-ids.pure';
-import { secretMatches } from '../engine/manual';
+import { secretMatches } from '../../../platform/shared/secret-match';
 import { reconcileSchedules } from '../engine/schedules';
 import {
   action,

@@ -4,7 +4,7 @@
  * its run as `queued` in one commit and answers; the worker's starter starts it (engine/intake.ts).
  */
 import type { WebhookStartView } from '../automations.views';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretMatches } from '../../../platform/shared/secret-match';
 import { DomainError, notFound, validation } from '../../../platform/errors';
 import { isId, newId } from '../../../platform/ids';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
@@ -116,14 +116,6 @@ export async function testAutomation(
     triggerKey: `test:${newId()}`,
     isTest: true,
   });
-}
-
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-
-/** Equal-length digests, so the comparison takes the same time whatever the input (its length included). */
-export function secretMatches(provided: string | undefined, expected: string): boolean {
-  const same = timingSafeEqual(digest(provided ?? ''), digest(expected));
-  return same && provided !== undefined && expected !== '';
 }
 
 export interface WebhookStart {
