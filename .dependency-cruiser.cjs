@@ -9,18 +9,15 @@ module.exports = {
       from: {
         path: '^platform/',
         pathNot: [
-          // Registries: the union of every module's declarations (events, resource manifests, entities, workflow
-          // kinds, settings sections), which the modules import back for their types (a typed emit() needs the
-          // event union). Next: derive them from MODULES in app/ and type emit() per module.
-          '^platform/(outbox/catalog|resources|orm/entities|workflow-kinds|config)\\.ts$',
+          // Registries: the union of every module's declarations (events, workflow kinds, settings sections), which
+          // the modules import back for their types (a typed emit() needs the event union). Next: derive them from
+          // MODULES in app/ (as app/resources.ts and app/orm.ts do) and type emit() per module.
+          '^platform/(outbox/catalog|workflow-kinds|config)\\.ts$',
           // SubscriberDeps names the ports of the features' subscribers (automations, sequences, e-mail, webhooks).
           '^platform/outbox/subscriber\\.ts$',
           // The API key check and rate limit are the workspaces module's; the image upload helper of the HTTP kit
           // serves the images module: they belong in those modules.
           '^platform/http/(auth|images)\\.ts$',
-          // Record kinds, fields and views: the list of record types with their entities and timeline hooks, and the
-          // views of them that automation contexts and resource manifests share.
-          '^platform/shared/record-(kinds|fields|view)\\.ts$',
           // Temporal client adapters of the sequences and SMS ports: they belong in those modules.
           '^platform/temporal/(sequence|sms)-client\\.ts$',
           // ActivityDeps names the ports the modules' activities receive (automations, sequences, e-mail, AI), as

@@ -5,7 +5,7 @@ import { Connection } from '@temporalio/client';
 import type { AppConfig } from '../platform/config';
 import { createLogger, type Logger } from '../platform/logger';
 import { createMessagingDeps } from '../modules/email';
-import { ormConfig } from '../platform/orm/config';
+import { ormConfig } from '../app/orm';
 import { attachLeanPool } from '../platform/orm/lean';
 import { createKeyCache, type Authenticated } from '../modules/workspaces';
 import { createMeiliClient, meiliHealthy } from '../search/meili';

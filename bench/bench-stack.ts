@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { runMigrations } from '../platform/orm/migrate';
+import { runMigrations } from '../app/migrate';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
 

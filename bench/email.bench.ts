@@ -33,7 +33,7 @@ import { EmailBulk } from '../modules/email/email-bulk.entity';
 import { addEmailAccount } from '../modules/email/email-accounts.service';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
-import { runMigrations } from '../platform/orm/migrate';
+import { runMigrations } from '../app/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { parseSecretsKey } from '../platform/shared/secret-box';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';

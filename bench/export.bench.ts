@@ -14,7 +14,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { DEAL_FIELDS } from '../modules/deals/deals.schemas';
 import { newId } from '../platform/ids';
-import { ormConfig } from '../platform/orm/config';
+import { ormConfig } from '../app/orm';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { ChildMessage } from './export.child';

@@ -16,7 +16,7 @@ import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../platform/config';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
-import { ormConfig } from '../platform/orm/config';
+import { ormConfig } from '../app/orm';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { percentile } from './stats';
 

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../platform/config';
-import { runMigrations } from '../platform/orm/migrate';
+import { runMigrations } from '../app/migrate';
 import { newId } from '../platform/ids';
 import { buildWorkerEntry, workerNodeArgs, type WorkerBuild } from '../infra/worker-build';
 import { workerProcessEnv } from '../infra/worker-env';

@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { migratorOrmConfig } from '../platform/orm/config';
+import { migratorOrmConfig } from '../app/orm';
 
 // Developer tool: diff the entities against a database migrated to head and write a migration.
 // Usage: DATABASE_URL=... npx tsx bin/make-migration.ts <name>

@@ -1,4 +1,4 @@
-import { runMigrations } from '../platform/orm/migrate';
+import { runMigrations } from '../app/migrate';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;

@@ -22,7 +22,7 @@ import { createAiProvider } from '../modules/ai';
 import { createMessagingDeps, type MessagingDeps } from '../modules/email';
 import { createLogger, type Logger } from '../platform/logger';
 import { lowerProcessPriority } from '../platform/process-priority';
-import { ormConfig } from '../platform/orm/config';
+import { ormConfig } from '../app/orm';
 import { WORKFLOWS_PATH, workflowBundlerOptions } from '../platform/temporal/bundle-options';
 import { cachedWorkflowBundle, defaultBundleCacheDir } from '../platform/temporal/bundle-cache';
 import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES } from '../platform/outbox/dispatcher';

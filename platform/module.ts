@@ -3,13 +3,14 @@
  * names its parts once in `domain/<feature>/<feature>.module.ts`; `MODULES` (domain/modules.ts) lists the modules,
  * and the registries derive from that list: the route table (api/routes/index.ts), the workflow-kind registry
  * (WORKFLOW_KINDS), `createActivities` (activities/index.ts) and the outbox subscribers
- * (domain/outbox/subscribers.ts). RESOURCES and the config sections are read by the core at import time, so they stay
- * lists there, checked against the modules by test/unit/modules.test.ts. See docs/modules.md.
+ * (domain/outbox/subscribers.ts), the resource list and the ORM's entities (app/resources.ts, app/orm.ts). The config
+ * sections are read by the core at import time, so they stay a list there, checked against the modules by
+ * test/unit/modules.test.ts. See docs/modules.md.
  *
  * This file imports no feature: the dependency types of routes, activities and subscribers are the composition
  * roots' (`never` parameters here accept any factory; the roots check the real types when they call them).
  */
-import type { ResourceManifest } from './shared/resource';
+import type { ResourceEntity, ResourceManifest } from './shared/resource';
 import type { WorkflowKind } from './workflow-kinds';
 
 /** A named group of outbox subscribers (the names are recorded in `outbox_event.delivered_to`: keep them stable). */
@@ -26,8 +27,13 @@ export interface SubscriberGroupSpec {
 export interface ModuleSpec {
   /** kebab-case and unique: the feature (its folder under domain/; later modules/<name>/). */
   name: string;
-  /** Resource kinds the feature declares (manifests; each also listed in domain/resources.ts). */
+  /** Resource kinds the feature declares (manifests; app/resources.ts lists them, in MODULES order). */
   resources?: readonly ResourceManifest[];
+  /**
+   * The feature's entities that belong to no manifest: `tenant` rows (the tenant filter guards every read of them)
+   * and `global` ones (read before a workspace is known, or across workspaces). app/orm.ts gives them to the ORM.
+   */
+  entities?: { readonly tenant?: readonly ResourceEntity[]; readonly global?: readonly ResourceEntity[] };
   /**
    * The route factories, in mounting order (routes of one module are mounted together, in MODULES order). A function
    * that `require`s the routers, so that only the API loads them (the worker would load the HTTP layer, the S3 client
@@ -56,6 +62,7 @@ type Given<M, K extends keyof ModuleSpec, Default> = K extends keyof M ? Exclude
 export interface Module<M extends ModuleSpec = ModuleSpec> {
   readonly name: M['name'];
   readonly resources: Given<M, 'resources', readonly []>;
+  readonly entities: Given<M, 'entities', undefined>;
   readonly routes: Given<M, 'routes', () => readonly []>;
   readonly events: Given<M, 'events', undefined>;
   readonly workflows: Given<M, 'workflows', readonly []>;
@@ -74,6 +81,7 @@ export function defineModule<const M extends ModuleSpec>(spec: M): Module<M> {
     workflows: [],
     subscribers: [],
     events: undefined,
+    entities: undefined,
     activities: undefined,
     settings: undefined,
     ...spec,

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../platform/config';
 import { createLogger } from '../platform/logger';
-import { runMigrations } from '../platform/orm/migrate';
+import { runMigrations } from '../app/migrate';
 import { createWorkspace } from '../modules/workspaces';
 import { devDataDir, repoRoot } from '../infra/paths';
 import { startStack } from '../infra/stack';

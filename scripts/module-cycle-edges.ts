@@ -14,7 +14,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'adapters → platform':
     'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +17 more',
   'agents → platform':
-    'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +15 more',
+    'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.module.ts → platform/module.ts; +15 more',
   'ai → adapters': 'modules/ai/factory.ts → adapters/ai/openai-compatible.ts',
   'ai → platform':
     'modules/ai/ai-provider.port.ts → platform/errors.ts; modules/ai/factory.ts → platform/config.ts; +2 more',
@@ -45,20 +45,20 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → workspaces':
     'modules/automations/engine/workspace.ts → modules/workspaces/index.ts; modules/automations/engine/manual.ts → modules/workspaces/index.ts; +5 more',
   'bookings → calendar':
-    'modules/bookings/bookings.service.ts → modules/calendar/index.ts; modules/bookings/approval.service.ts → modules/calendar/index.ts; +1 more',
+    'modules/bookings/approval.service.ts → modules/calendar/index.ts; modules/bookings/bookings.service.ts → modules/calendar/index.ts; +1 more',
   'bookings → email':
     'modules/bookings/bookings.activities.ts → modules/email/index.ts; modules/bookings/approver-notices.ts → modules/email/index.ts; +2 more',
   'bookings → leads': 'modules/bookings/booking-create.service.ts → modules/leads/index.ts',
   'bookings → people': 'modules/bookings/booking-create.service.ts → modules/people/index.ts',
   'bookings → platform':
-    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +78 more',
+    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.module.ts → platform/activity-deps.ts; +78 more',
   'bookings → workspaces':
     'modules/bookings/booking-configs.service.ts → modules/workspaces/index.ts; modules/bookings/approver-notices.ts → modules/workspaces/index.ts; +2 more',
   'calendar → platform':
     'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +16 more',
   'calendar → timeline': 'modules/calendar/calendar-events.service.ts → modules/timeline/index.ts',
   'calls → platform':
-    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +22 more',
+    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.module.ts → platform/module.ts; +22 more',
   'calls → timeline':
     'modules/calls/call-view.ts → modules/timeline/index.ts; modules/calls/calls.service.ts → modules/timeline/index.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
@@ -102,7 +102,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → leads': 'modules/deals/deals.service.ts → modules/leads/index.ts',
   'deals → people': 'modules/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
-    'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +53 more',
+    'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal-context.ts → platform/shared/record-view.ts; +54 more',
   'deals → timeline':
     'modules/deals/deals.service.ts → modules/timeline/index.ts; modules/deals/deals.router.ts → modules/timeline/index.ts',
   'deals → workspaces': 'modules/deals/deals.service.ts → modules/workspaces/index.ts',
@@ -123,10 +123,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/email/email-accounts.service.ts → modules/workspaces/index.ts; modules/email/inbound.service.ts → modules/workspaces/index.ts',
   'exports → lists': 'modules/exports/export.router.ts → modules/lists/index.ts',
   'exports → platform':
-    'modules/exports/export-specs.ts → platform/resources.ts; modules/exports/export-specs.ts → platform/shared/record-kinds.ts; +14 more',
+    'modules/exports/export-specs.ts → platform/resources.ts; modules/exports/export-specs.ts → platform/shared/record-kinds.ts; +13 more',
   'extension → files': 'modules/extension/extension-captures.router.ts → modules/files/index.ts',
   'extension → platform':
-    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +16 more',
+    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.module.ts → platform/module.ts; +16 more',
   'files → adapters':
     'modules/files/storage-factory.ts → adapters/storage/local-storage.ts; modules/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
   'files → platform':
@@ -166,7 +166,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/leads/leads.service.ts → modules/timeline/index.ts; modules/leads/leads.router.ts → modules/timeline/index.ts',
   'leads → workspaces': 'modules/leads/refs.ts → modules/workspaces/index.ts',
   'lists → platform':
-    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +22 more',
+    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.service.ts → platform/context.ts; +22 more',
   'lookups → companies':
     'modules/lookups/lookups.views.ts → modules/companies/index.ts; modules/lookups/avatar.service.ts → modules/companies/index.ts; +2 more',
   'lookups → images': 'modules/lookups/avatar.service.ts → modules/images/index.ts',
@@ -184,12 +184,8 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',
-  'metrics → platform':
-    'modules/metrics/metric-series.entity.ts → platform/orm/base.ts; modules/metrics/metrics.module.ts → platform/module.ts; +8 more',
-  'metrics → reports':
-    'modules/metrics/metrics.schemas.ts → modules/reports/index.ts; modules/metrics/metrics.service.ts → modules/reports/index.ts',
   'notes → platform':
-    'modules/notes/notes.events.ts → platform/outbox/define-events.ts; modules/notes/notes.resource.ts → platform/shared/resource.ts; +20 more',
+    'modules/notes/notes.events.ts → platform/outbox/define-events.ts; modules/notes/note.entity.ts → platform/orm/base.ts; +20 more',
   'notes → timeline': 'modules/notes/notes.service.ts → modules/timeline/index.ts',
   'offers → companies':
     'modules/offers/offer-snapshot.ts → modules/companies/index.ts; modules/offers/offer-messaging.service.ts → modules/companies/index.ts',
@@ -202,10 +198,10 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'offers → platform':
     'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +77 more',
   'offers → presets':
-    'modules/offers/offers.schemas.ts → modules/presets/index.ts; modules/offers/offer-catalog.schemas.ts → modules/presets/index.ts',
+    'modules/offers/offer-catalog.schemas.ts → modules/presets/index.ts; modules/offers/offers.schemas.ts → modules/presets/index.ts',
   'offers → pricing': 'modules/offers/offers.service.ts → modules/pricing/index.ts',
   'offers → timeline':
-    'modules/offers/offers.service.ts → modules/timeline/index.ts; modules/offers/offer-public.service.ts → modules/timeline/index.ts',
+    'modules/offers/offer-public.service.ts → modules/timeline/index.ts; modules/offers/offers.service.ts → modules/timeline/index.ts',
   'people → companies':
     'modules/people/people.schemas.ts → modules/companies/index.ts; modules/people/people.service.ts → modules/companies/index.ts; +1 more',
   'people → custom-fields': 'modules/people/people.service.ts → modules/custom-fields/index.ts',
@@ -215,74 +211,52 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +26 more',
   'people → timeline':
     'modules/people/people.service.ts → modules/timeline/index.ts; modules/people/people.router.ts → modules/timeline/index.ts',
-  'platform → agents':
-    'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
+  'platform → agents': 'platform/outbox/catalog.ts → modules/agents/agents.events.ts',
   'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
   'platform → automations':
-    'platform/outbox/catalog.ts → modules/automations/automations.events.ts; platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; +3 more',
-  'platform → bookings':
-    'platform/outbox/catalog.ts → modules/bookings/bookings.events.ts; platform/resources.ts → modules/bookings/bookings.resource.ts',
-  'platform → calendar':
-    'platform/outbox/catalog.ts → modules/calendar/calendar.events.ts; platform/resources.ts → modules/calendar/calendar.resource.ts',
-  'platform → calls':
-    'platform/outbox/catalog.ts → modules/calls/calls.events.ts; platform/resources.ts → modules/calls/calls.resource.ts',
+    'platform/outbox/catalog.ts → modules/automations/automations.events.ts; platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; +2 more',
+  'platform → bookings': 'platform/outbox/catalog.ts → modules/bookings/bookings.events.ts',
+  'platform → calendar': 'platform/outbox/catalog.ts → modules/calendar/calendar.events.ts',
+  'platform → calls': 'platform/outbox/catalog.ts → modules/calls/calls.events.ts',
   'platform → companies':
-    'platform/outbox/catalog.ts → modules/companies/companies.events.ts; platform/resources.ts → modules/companies/companies.resource.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/companies/companies.events.ts; platform/http/images.ts → modules/companies/index.ts',
   'platform → contracts':
-    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/http/app-deps.ts → modules/contracts/index.ts; +1 more',
-  'platform → custom-fields':
-    'platform/outbox/catalog.ts → modules/custom-fields/custom-fields.events.ts; platform/resources.ts → modules/custom-fields/custom-fields.resource.ts',
-  'platform → custom-objects':
-    'platform/outbox/catalog.ts → modules/custom-objects/custom-objects.events.ts; platform/resources.ts → modules/custom-objects/custom-objects.resource.ts',
-  'platform → deals':
-    'platform/outbox/catalog.ts → modules/deals/deals.events.ts; platform/resources.ts → modules/deals/deals.resource.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/http/app-deps.ts → modules/contracts/index.ts',
+  'platform → custom-fields': 'platform/outbox/catalog.ts → modules/custom-fields/custom-fields.events.ts',
+  'platform → custom-objects': 'platform/outbox/catalog.ts → modules/custom-objects/custom-objects.events.ts',
+  'platform → deals': 'platform/outbox/catalog.ts → modules/deals/deals.events.ts',
   'platform → email':
-    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +4 more',
-  'platform → extension':
-    'platform/outbox/catalog.ts → modules/extension/extension.events.ts; platform/orm/entities.ts → modules/extension/index.ts',
+    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +3 more',
+  'platform → extension': 'platform/outbox/catalog.ts → modules/extension/extension.events.ts',
   'platform → files':
-    'platform/config.ts → modules/files/index.ts; platform/outbox/catalog.ts → modules/files/files.events.ts; +1 more',
-  'platform → images':
-    'platform/orm/entities.ts → modules/images/index.ts; platform/http/images.ts → modules/images/index.ts',
-  'platform → imports':
-    'platform/outbox/catalog.ts → modules/imports/imports.events.ts; platform/orm/entities.ts → modules/imports/index.ts',
-  'platform → leads':
-    'platform/outbox/catalog.ts → modules/leads/leads.events.ts; platform/resources.ts → modules/leads/leads.resource.ts',
-  'platform → lists':
-    'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
+    'platform/config.ts → modules/files/index.ts; platform/outbox/catalog.ts → modules/files/files.events.ts',
+  'platform → images': 'platform/http/images.ts → modules/images/index.ts',
+  'platform → imports': 'platform/outbox/catalog.ts → modules/imports/imports.events.ts',
+  'platform → leads': 'platform/outbox/catalog.ts → modules/leads/leads.events.ts',
+  'platform → lists': 'platform/outbox/catalog.ts → modules/lists/lists.events.ts',
   'platform → lookups':
     'platform/config.ts → modules/lookups/index.ts; platform/http/app-deps.ts → modules/lookups/index.ts',
   'platform → messaging':
-    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +3 more',
-  'platform → metrics': 'platform/orm/entities.ts → modules/metrics/index.ts',
-  'platform → notes':
-    'platform/outbox/catalog.ts → modules/notes/notes.events.ts; platform/resources.ts → modules/notes/notes.resource.ts',
-  'platform → offers':
-    'platform/outbox/catalog.ts → modules/offers/offers.events.ts; platform/resources.ts → modules/offers/offers.resource.ts',
-  'platform → people':
-    'platform/outbox/catalog.ts → modules/people/people.events.ts; platform/resources.ts → modules/people/people.resource.ts; +1 more',
-  'platform → presets':
-    'platform/outbox/catalog.ts → modules/presets/presets.events.ts; platform/resources.ts → modules/presets/presets.resource.ts',
-  'platform → pricing':
-    'platform/outbox/catalog.ts → modules/pricing/pricing.events.ts; platform/resources.ts → modules/pricing/pricing.resource.ts',
-  'platform → projects':
-    'platform/outbox/catalog.ts → modules/projects/projects.events.ts; platform/resources.ts → modules/projects/projects.resource.ts',
+    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +2 more',
+  'platform → notes': 'platform/outbox/catalog.ts → modules/notes/notes.events.ts',
+  'platform → offers': 'platform/outbox/catalog.ts → modules/offers/offers.events.ts',
+  'platform → people': 'platform/outbox/catalog.ts → modules/people/people.events.ts',
+  'platform → presets': 'platform/outbox/catalog.ts → modules/presets/presets.events.ts',
+  'platform → pricing': 'platform/outbox/catalog.ts → modules/pricing/pricing.events.ts',
+  'platform → projects': 'platform/outbox/catalog.ts → modules/projects/projects.events.ts',
   'platform → search':
     'platform/http/app-deps.ts → search/custom-objects.ts; platform/http/app-deps.ts → search/search.service.ts',
   'platform → sequences':
-    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/http/app-deps.ts → modules/sequences/index.ts; +4 more',
-  'platform → support':
-    'platform/outbox/catalog.ts → modules/support/support.events.ts; platform/resources.ts → modules/support/support.resource.ts',
+    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/http/app-deps.ts → modules/sequences/index.ts; +3 more',
+  'platform → support': 'platform/outbox/catalog.ts → modules/support/support.events.ts',
   'platform → tags': 'platform/outbox/catalog.ts → modules/tags/tags.events.ts',
-  'platform → tasks':
-    'platform/outbox/catalog.ts → modules/tasks/tasks.events.ts; platform/resources.ts → modules/tasks/tasks.resource.ts',
-  'platform → timeline':
-    'platform/outbox/catalog.ts → modules/timeline/timeline.events.ts; platform/resources.ts → modules/timeline/activities.resource.ts; +1 more',
+  'platform → tasks': 'platform/outbox/catalog.ts → modules/tasks/tasks.events.ts',
+  'platform → timeline': 'platform/outbox/catalog.ts → modules/timeline/timeline.events.ts',
   'platform → users': 'platform/outbox/catalog.ts → modules/users/users.events.ts',
   'platform → webhooks':
-    'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts; +1 more',
+    'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts',
   'platform → workspaces':
-    'platform/http/app-deps.ts → modules/workspaces/index.ts; platform/resources.ts → modules/workspaces/workspaces.resource.ts; +3 more',
+    'platform/http/app-deps.ts → modules/workspaces/index.ts; platform/http/auth.ts → modules/workspaces/index.ts',
   'presets → platform':
     'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +23 more',
   'presets → workspaces': 'modules/presets/sharing.ts → modules/workspaces/index.ts',
@@ -290,19 +264,11 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/pricing/pricing.events.ts → platform/outbox/define-events.ts; modules/pricing/offer-type.entity.ts → platform/orm/base.ts; +39 more',
   'projects → custom-fields': 'modules/projects/projects.service.ts → modules/custom-fields/index.ts',
   'projects → platform':
-    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +74 more',
+    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/project-rules.ts → platform/errors.ts; +74 more',
   'projects → tasks':
-    'modules/projects/project-template.entity.ts → modules/tasks/index.ts; modules/projects/project-templates.schemas.ts → modules/tasks/index.ts; +5 more',
+    'modules/projects/project-templates.schemas.ts → modules/tasks/index.ts; modules/projects/projects.schemas.ts → modules/tasks/index.ts; +5 more',
   'projects → timeline':
-    'modules/projects/projects.service.ts → modules/timeline/index.ts; modules/projects/clip-cards.service.ts → modules/timeline/index.ts; +1 more',
-  'reports → deals':
-    'modules/reports/reports.service.ts → modules/deals/index.ts; modules/reports/reports.views.ts → modules/deals/index.ts',
-  'reports → offers':
-    'modules/reports/reports.service.ts → modules/offers/index.ts; modules/reports/reports.views.ts → modules/offers/index.ts',
-  'reports → platform':
-    'modules/reports/reports.module.ts → platform/module.ts; modules/reports/reports.router.ts → platform/http/app-deps.ts; +12 more',
-  'reports → workspaces':
-    'modules/reports/report-sql.ts → modules/workspaces/index.ts; modules/reports/users-report.ts → modules/workspaces/index.ts',
+    'modules/projects/clip-cards.service.ts → modules/timeline/index.ts; modules/projects/project-templates.service.ts → modules/timeline/index.ts; +1 more',
   'search → companies': 'search/types/company.ts → modules/companies/index.ts',
   'search → custom-objects':
     'search/custom-objects.ts → modules/custom-objects/index.ts; search/types/custom-object-record.ts → modules/custom-objects/index.ts',
@@ -311,7 +277,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
   'search → people': 'search/types/person.ts → modules/people/index.ts',
   'search → platform':
-    'search/custom-objects.ts → platform/context.ts; search/custom-objects.ts → platform/logger.ts; +22 more',
+    'search/custom-objects.ts → platform/context.ts; search/custom-objects.ts → platform/logger.ts; +21 more',
   'search → projects': 'search/types/project.ts → modules/projects/index.ts',
   'search → support': 'search/types/support-ticket.ts → modules/support/index.ts',
   'search → tasks': 'search/types/task.ts → modules/tasks/index.ts',
@@ -334,12 +300,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +96 more',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
-    'modules/support/support-flow.service.ts → modules/email/index.ts; modules/support/support-inbound.ts → modules/email/index.ts; +1 more',
+    'modules/support/support-inbound.ts → modules/email/index.ts; modules/support/ticket-replies.service.ts → modules/email/index.ts; +1 more',
   'support → messaging': 'modules/support/support-inbound.ts → modules/messaging/index.ts',
   'support → people':
     'modules/support/tickets.service.ts → modules/people/index.ts; modules/support/support-customers.service.ts → modules/people/index.ts',
   'support → platform':
-    'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +50 more',
+    'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.entity.ts → platform/orm/base.ts; +50 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
   'support → timeline': 'modules/support/tickets.service.ts → modules/timeline/index.ts',
   'tags → leads': 'modules/tags/tags.service.ts → modules/leads/index.ts',

@@ -1,4 +1,3 @@
-import { RESOURCES } from '../platform/resources';
 import type { AnyDefinition } from './types/definition';
 import { companySearch } from './types/company';
 import { dealSearch } from './types/deal';
@@ -22,8 +21,10 @@ export const SPEC_SEARCH_TYPES = [
   'task',
 ] as const;
 
-// Adding a type = one file in search/types/ plus one entry here (in the order results are listed).
-const DEFINITIONS: AnyDefinition[] = [
+// Adding a type = one file in search/types/ plus one entry here (in the order results are listed), and its name in
+// the `search` of its entity's resource manifest: test/unit/resources.test.ts fails for a definition no manifest
+// names, or the reverse (the manifests are registered at run time, platform/resources.ts: no filter here).
+export const SEARCH_DEFINITIONS: readonly AnyDefinition[] = [
   companySearch,
   personSearch,
   leadSearch,
@@ -34,21 +35,6 @@ const DEFINITIONS: AnyDefinition[] = [
   taskSearch,
   customObjectRecordSearch,
 ];
-
-// A type joins search once a resource manifest names it (`search`) for the same entity
-// (test/unit/resources.test.ts fails for a definition no manifest names, or the reverse).
-const declared = new Map<string, unknown>(RESOURCES.flatMap((r) => (r.search ? [[r.search, r.entity] as const] : [])));
-const registered = (d: AnyDefinition): boolean => declared.get(d.type) === d.entity;
-
-export const SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS.filter(registered).map((d) => ({
-  ...d,
-  references: (d.references ?? []).filter((r) =>
-    DEFINITIONS.some((other) => other.type === r.type && registered(other)),
-  ),
-}));
-
-/** Every definition, registered or not (for the consistency test). */
-export const ALL_SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS;
 
 /** Types `GET /search` answers for. */
 export const SEARCH_TYPES: readonly string[] = SEARCH_DEFINITIONS.filter((d) => !d.standalone).map((d) => d.type);

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 import { redactUrl } from './redact';
 
 /** Loaded lazily by bin/crm.ts so that usage errors answer without loading the driver. */

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import type { PageRequest } from '../../platform/shared/listing';
-import { loadRecords, RECORD_KINDS, tableOf, type RecordType } from '../../platform/shared/record-kinds';
+import { loadRecords, recordKind, tableOf, type RecordType } from '../../platform/shared/record-kinds';
 import { filterCondition, type SearchFilter } from './search-conditions';
 
 export interface CustomFieldSearch extends PageRequest {
@@ -13,7 +13,7 @@ export async function searchByCustomFields(
   ctx: Ctx,
   input: CustomFieldSearch,
 ): Promise<{ items: Record<string, unknown>[]; total: number }> {
-  const kind = RECORD_KINDS[input.entityType];
+  const kind = recordKind(input.entityType);
   const { table, column } = tableOf(ctx, kind);
   const conditions = input.filters.map((f) =>
     filterCondition(kind.customFieldStorage, `e.${column('customFields')}`, f),

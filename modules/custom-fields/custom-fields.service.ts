@@ -4,7 +4,7 @@ import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/sha
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
-import { RECORD_KINDS, tableOf, type RecordType } from '../../platform/shared/record-kinds';
+import { recordKind, tableOf, type RecordType } from '../../platform/shared/record-kinds';
 import {
   CustomFieldDefinition,
   type CustomFieldEntityType,
@@ -90,7 +90,7 @@ export async function definitionHasValues(
   ctx: Ctx,
   def: Pick<CustomFieldDefinition, 'entityType' | 'key'>,
 ): Promise<boolean> {
-  const kind = RECORD_KINDS[def.entityType as RecordType];
+  const kind = recordKind(def.entityType as RecordType);
   // Project and task records are not stored by this module; their type changes are not checked.
   if (!kind) return false;
   const { table, column } = tableOf(ctx, kind);

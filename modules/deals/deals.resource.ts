@@ -1,5 +1,6 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, dealView } from '../../platform/shared/record-view';
+import { byId } from '../../platform/shared/record-view';
+import { dealContext } from './deal-context';
 import { getDeal, serializeDeal } from './deals.service';
 import { DEAL_FIELDS, DEAL_SUMMARY_FIELDS } from './deals.schemas';
 import { Deal } from './deal.entity';
@@ -22,7 +23,7 @@ export const dealResource = defineResource<Deal>({
       const deal = await byId(em, Deal, id);
       if (!deal) return null;
       return {
-        namespaces: { deal: await dealView(em, deal) },
+        namespaces: { deal: await dealContext(em, deal) },
         links: { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef },
       };
     },

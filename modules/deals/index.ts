@@ -7,6 +7,7 @@
  */
 export { Deal } from './deal.entity';
 export { FlowStage, STAGE_TYPES, type StageType } from './flow.entity';
+export { dealContext } from './deal-context';
 export { createDealBody, dealView, updateDealBody, type DealInput } from './deals.schemas';
 export { createDeal, detachCompanyDeals, detachPersonDeals, moveDeal, updateDeal } from './deals.service';
 export { listDealsFor } from './deals-list';

@@ -1,4 +1,4 @@
-import { RESOURCES } from '../../platform/resources';
+import { resources } from '../../platform/resources';
 import type { ExportSupport } from '../../platform/shared/resource';
 import { RECORD_TYPES, type RecordType } from '../../platform/shared/record-kinds';
 
@@ -8,19 +8,21 @@ export interface ExportSpec extends ExportSupport {
 }
 
 const exportable = (type: RecordType) => {
-  const manifest = RESOURCES.find((r) => r.kind === type);
+  const manifest = resources().find((r) => r.kind === type);
   if (!manifest?.export) throw new Error(`record type ${type} has no export spec in its resource manifest`);
   return { manifest, spec: manifest.export };
 };
 
+/** A record of one value per record type, built on first use (the manifests are registered at run time). */
+export function perRecordType<T>(build: (type: RecordType) => T): () => Record<RecordType, T> {
+  let built: Record<RecordType, T> | undefined;
+  return () => (built ??= Object.fromEntries(RECORD_TYPES.map((type) => [type, build(type)])) as Record<RecordType, T>);
+}
+
 /** The manifests' export specs of the record types. */
-export const EXPORT_SPECS = Object.fromEntries(
-  RECORD_TYPES.map((type) => [type, { type, ...exportable(type).spec }]),
-) as Record<RecordType, ExportSpec>;
+export const exportSpecs = perRecordType((type): ExportSpec => ({ type, ...exportable(type).spec }));
 
 /** `POST /api/v1/export/<collection>` per record type. */
-export const EXPORT_PATHS = Object.fromEntries(
-  RECORD_TYPES.map((type) => [type, exportable(type).manifest.collection]),
-) as Record<RecordType, string>;
+export const exportPaths = perRecordType((type) => exportable(type).manifest.collection);
 export const MAX_EXPORT_ROWS = 10_000;
 export const DEFAULT_EXPORT_ROWS = 1000;

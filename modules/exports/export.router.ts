@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
-import { EXPORT_PATHS, MAX_EXPORT_ROWS } from './export-specs';
+import { exportPaths, MAX_EXPORT_ROWS } from './export-specs';
 import { exportRecords } from './export.service';
 import { getList } from '../lists';
 import { RECORD_TYPES, type RecordType } from '../../platform/shared/record-kinds';
 import { route, type Reply } from '../../platform/http/registry';
-import { EXPORT_PARAMS, EXPORT_ROW_VIEWS, exportPageView, exportQuery, listExportParams } from './export.schemas';
+import { exportPageView, exportParamsOf, exportRowViews, exportQuery, listExportParams } from './export.schemas';
 
 // Spec: export needs the export scope (read does not cover it) and the admin or owner role; POST only.
 const access = { scopes: ['export'], roles: ['owner', 'admin'] } as const;
@@ -18,7 +18,7 @@ type RawQuery = Record<string, string | undefined>;
 /** Scalar parameters may come from the query string too; the body wins. */
 function params(type: RecordType, query: RawQuery, body: unknown) {
   const fromQuery = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
-  return EXPORT_PARAMS[type].parse({ ...fromQuery, ...(body && typeof body === 'object' ? body : {}) });
+  return exportParamsOf()[type].parse({ ...fromQuery, ...(body && typeof body === 'object' ? body : {}) });
 }
 
 // The page arrives as a stream of JSON text (export.service.ts): sent as is, while it is read.
@@ -32,14 +32,14 @@ export const exportRoutes: RouteFactory = () => [
   ...RECORD_TYPES.map((type) =>
     route({
       method: 'POST',
-      path: `/api/v1/export/${EXPORT_PATHS[type]}`,
+      path: `/api/v1/export/${exportPaths()[type]}`,
       section,
       access,
       query: exportQuery,
-      body: EXPORT_PARAMS[type],
-      summary: `Export ${EXPORT_PATHS[type]}: up to ${MAX_EXPORT_ROWS} rows per request with offset (page/skip) or keyset (cursor) paging, sort, fields, createdAt range and filters.`,
-      description: `Rows carry the same field names as GET /api/v1/${EXPORT_PATHS[type]}/:id (dates as ISO strings). Default order _id ascending (creation order). Answer ${ANSWER}; nextCursor is the _id of the last row when hasMore.`,
-      response: exportPageView(EXPORT_ROW_VIEWS[type]),
+      body: exportParamsOf()[type],
+      summary: `Export ${exportPaths()[type]}: up to ${MAX_EXPORT_ROWS} rows per request with offset (page/skip) or keyset (cursor) paging, sort, fields, createdAt range and filters.`,
+      description: `Rows carry the same field names as GET /api/v1/${exportPaths()[type]}/:id (dates as ISO strings). Default order _id ascending (creation order). Answer ${ANSWER}; nextCursor is the _id of the last row when hasMore.`,
+      response: exportPageView(exportRowViews()[type]),
       handler: async ({ ctx, query, koa }) =>
         reply(await exportRecords(ctx, type, params(type, query as RawQuery, koa.request.body))),
     }),
@@ -57,7 +57,7 @@ export const exportRoutes: RouteFactory = () => [
       'Export the records of a list (its entity type decides the fields, sorts and filters); same parameters and answer as the typed exports.',
     description: `Answer ${ANSWER}. Unknown list: 404.`,
     response: exportPageView(
-      z.union(RECORD_TYPES.map((t) => EXPORT_ROW_VIEWS[t])).describe("a row of the list's entity type"),
+      z.union(RECORD_TYPES.map((t) => exportRowViews()[t])).describe("a row of the list's entity type"),
     ),
     handler: async ({ ctx, params: p, query, koa }) => {
       const list = await getList(ctx, p.listId);

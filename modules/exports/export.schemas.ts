@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS, MAX_EXPORT_ROWS, type ExportSpec } from './export-specs';
-import type { RecordType } from '../../platform/shared/record-kinds';
+import { DEFAULT_EXPORT_ROWS, exportSpecs, MAX_EXPORT_ROWS, perRecordType, type ExportSpec } from './export-specs';
 import { isoDateParam } from '../../platform/shared/list-query';
 import { objectId } from '../../platform/shared/schemas';
 import { idView } from '../../platform/shared/views';
@@ -96,9 +95,8 @@ export function exportParams(spec: ExportSpec) {
     });
 }
 
-export const EXPORT_PARAMS = Object.fromEntries(
-  Object.entries(EXPORT_SPECS).map(([type, spec]) => [type, exportParams(spec)]),
-) as Record<RecordType, ReturnType<typeof exportParams>>;
+/** Each record type's export parameters (built once, on first use). */
+export const exportParamsOf = perRecordType((type) => exportParams(exportSpecs()[type]));
 
 /** The query string may carry the scalar parameters (not filters); the body wins on conflicts. */
 export const exportQuery = z.object({
@@ -174,6 +172,5 @@ export function exportPageView(row: z.ZodType) {
   });
 }
 
-export const EXPORT_ROW_VIEWS = Object.fromEntries(
-  Object.entries(EXPORT_SPECS).map(([type, spec]) => [type, exportRowView(spec)]),
-) as Record<RecordType, ReturnType<typeof exportRowView>>;
+/** Each record type's export row view (built once, on first use). */
+export const exportRowViews = perRecordType((type) => exportRowView(exportSpecs()[type]));

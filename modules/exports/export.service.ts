@@ -4,8 +4,8 @@ import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { streamTextRows } from '../../platform/orm/lean';
 import { dateWhere } from '../../platform/shared/listing';
-import { RECORD_KINDS, type RecordType } from '../../platform/shared/record-kinds';
-import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS } from './export-specs';
+import { recordKind, type RecordType } from '../../platform/shared/record-kinds';
+import { DEFAULT_EXPORT_ROWS, exportSpecs } from './export-specs';
 
 export type FilterValue = string | number | boolean | null | (string | number)[];
 
@@ -42,7 +42,7 @@ interface Columns {
 }
 
 function columnsOf(ctx: Ctx, type: RecordType): Columns {
-  const meta = ctx.em.getMetadata().get(RECORD_KINDS[type].entity.meta.className);
+  const meta = ctx.em.getMetadata().get(recordKind(type).entity.meta.className);
   return {
     table: meta.tableName,
     col: (prop) => meta.properties[prop]!.fieldNames[0]!,
@@ -177,7 +177,7 @@ export async function exportRecords(
   req: ExportRequest,
   opts: { listId?: string } = {},
 ): Promise<Readable> {
-  const spec = EXPORT_SPECS[type];
+  const spec = exportSpecs()[type];
   const c = columnsOf(ctx, type);
   const knex = ctx.em.getKnex();
   const limit = req.limit ?? DEFAULT_EXPORT_ROWS;

@@ -5,7 +5,7 @@ import { emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { deleteWithDetach } from '../../platform/shared/record-service';
 import { findPage, likePattern, toPlain, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
-import { loadRecords, RECORD_KINDS, tableOf } from '../../platform/shared/record-kinds';
+import { loadRecords, recordKind, tableOf } from '../../platform/shared/record-kinds';
 import { inTransaction } from '../../platform/shared/tx';
 import { List, ListItem, type ListEntityType } from './list.entity';
 import type { ListInput, ListItemView, ListView } from './lists.schemas';
@@ -105,7 +105,7 @@ export async function listItems(
   page: PageRequest,
 ): Promise<{ items: ListItemView[]; total: number }> {
   const list = await getList(ctx, id);
-  const kind = RECORD_KINDS[list.entityType];
+  const kind = recordKind(list.entityType);
   const { table, column } = tableOf(ctx, kind);
   const from = `from list_item li join "${table}" e on e.${column('_id')} = li.entity_id and e.${column('workspaceId')} = li.workspace_id
     where li.workspace_id = ? and li.list_id = ?`;
@@ -145,7 +145,7 @@ export async function addToList(
 ): Promise<{ added: number; alreadyPresent: number }> {
   const list = await getList(ctx, listId);
   const ids = [...new Set(entityIds)];
-  const { missing } = await loadRecords(ctx, RECORD_KINDS[list.entityType], ids);
+  const { missing } = await loadRecords(ctx, recordKind(list.entityType), ids);
   if (missing.length)
     throw validation(
       `entityIds: no ${list.entityType} with id ${missing.join(', ')} (this list holds ${list.entityType} records)`,

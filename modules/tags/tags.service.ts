@@ -5,7 +5,7 @@ import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline';
 import { emitTagChanges, normalizeTags } from '../../platform/shared/changes';
 import { rescoreChangedLeads, type Lead } from '../leads';
-import { loadRecords, RECORD_KINDS, RECORD_TYPES, tableOf, type RecordType } from '../../platform/shared/record-kinds';
+import { loadRecords, recordKind, RECORD_TYPES, tableOf, type RecordType } from '../../platform/shared/record-kinds';
 import { inTransaction } from '../../platform/shared/tx';
 import type { BulkTagsResultView, TagCountView } from './tags.schemas';
 
@@ -23,7 +23,7 @@ export async function listTags(
 ): Promise<{ items: TagCountView[]; total: number }> {
   const types = query.entityType ? [query.entityType] : RECORD_TYPES;
   const parts = types.map((type) => {
-    const { table, column } = tableOf(ctx, RECORD_KINDS[type]);
+    const { table, column } = tableOf(ctx, recordKind(type));
     return `select unnest(${column('tags')}) as tag from "${table}" where ${column('workspaceId')} = ?`;
   });
   const tags = `select tag, count(*) as count from (${parts.join(' union all ')}) t group by tag`;
@@ -52,7 +52,7 @@ export interface BulkTagInput {
  * the workspace, else nothing changes. Events and feed rows only for records whose tags changed.
  */
 export async function bulkTags(ctx: Ctx, input: BulkTagInput): Promise<BulkTagsResultView> {
-  const kind = RECORD_KINDS[input.entityType];
+  const kind = recordKind(input.entityType);
   const add = normalizeTags(input.add) ?? [];
   const remove = normalizeTags(input.remove) ?? [];
   const both = add.filter((t) => remove.includes(t));

@@ -1,6 +1,6 @@
 import { defineResource, loadById } from '../../platform/shared/resource';
 import { User } from './user.entity';
-// Workspaces, API keys and rate-limit windows are global rows (domain/orm/entities.ts); users belong to one workspace.
+// Workspaces, API keys and rate-limit windows are global rows (workspaces.module.ts); users belong to one workspace.
 export const userResource = defineResource<User>({
   kind: 'user',
   collection: 'users',

@@ -1,18 +1,20 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import path from 'node:path';
-import { allEntities } from './entities';
+import type { OrmEntities } from './entities';
 import { TenantGuard, tenantFilter } from './tenant-filter';
 
 /**
- * The API's and the worker's ORM options. The Migrator extension (and @mikro-orm/migrations, a
- * noticeable part of a worker's start) is added only where migrations run: migratorOrmConfig.
+ * The API's and the worker's ORM options over the composition's entities (app/orm.ts). The Migrator extension (and
+ * @mikro-orm/migrations, a noticeable part of a worker's start) is added only where migrations run:
+ * migratorOrmConfig.
  */
-export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): Options {
+export function ormConfigOf(entities: OrmEntities, clientUrl: string, overrides: Partial<Options> = {}): Options {
+  const filter = tenantFilter(entities.tenant);
   return defineConfig({
     clientUrl,
-    entities: allEntities,
-    filters: { [tenantFilter.name]: tenantFilter },
-    subscribers: [new TenantGuard()],
+    entities: [...entities.global, ...entities.tenant] as never[],
+    filters: { [filter.name]: filter },
+    subscribers: [new TenantGuard(entities.tenant)],
     // Every request and activity forks explicitly; the global EM must never be used for work.
     allowGlobalContext: false,
     forceUtcTimezone: true,
@@ -32,8 +34,8 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): 
   });
 }
 
-/** ormConfig plus the Migrator (`orm.getMigrator()`): bin/migrate.ts, bin/make-migration.ts. */
-export async function migratorOrmConfig(clientUrl: string): Promise<Options> {
+/** ormConfigOf plus the Migrator (`orm.getMigrator()`): bin/migrate.ts, bin/make-migration.ts. */
+export async function migratorOrmConfigOf(entities: OrmEntities, clientUrl: string): Promise<Options> {
   const { Migrator } = await import('@mikro-orm/migrations');
-  return ormConfig(clientUrl, { extensions: [Migrator] });
+  return ormConfigOf(entities, clientUrl, { extensions: [Migrator] });
 }

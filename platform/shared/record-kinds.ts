@@ -1,13 +1,19 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../context';
-import { RESOURCES } from '../resources';
-import type { TimelineLink } from '../../modules/timeline';
+import { resources } from '../resources';
 import { toPlain } from './listing';
-import { RECORD_TYPES, type RecordType } from './record-types';
+import type { RecordType } from './record-types';
+import type { TimelineSupport } from './resource';
 
 export { RECORD_TYPES, type RecordType } from './record-types';
 
 type AnyRecord = { _id: string; tags: string[]; customFields: unknown; updatedAt: Date } & Record<string, unknown>;
+
+/** What a system row of the timeline points at (the timeline module's TimelineLink): the kind's link column. */
+export type RecordLink = Partial<Record<NonNullable<TimelineSupport['linkColumn']>, string>> & {
+  entityType: string;
+  entityId: string;
+};
 
 export interface RecordKind {
   type: RecordType;
@@ -18,31 +24,34 @@ export interface RecordKind {
   serialize: (record: AnyRecord) => Record<string, unknown>;
   summary: (record: AnyRecord) => Record<string, unknown>;
   /** Activity-feed link of the record, for system rows. */
-  link: (id: string) => TimelineLink;
+  link: (id: string) => RecordLink;
   /** Human-readable name for feed rows. */
   displayName: (record: AnyRecord) => string;
 }
 
-/** The record kinds, from the resource manifests that declare `record` (one per RECORD_TYPES entry). */
-export const RECORD_KINDS = Object.fromEntries(
-  RECORD_TYPES.map((type) => {
-    const manifest = RESOURCES.find((r) => r.kind === type);
-    const { record, timeline, view } = manifest ?? {};
-    if (!record || !view || !timeline?.linkColumn)
-      throw new Error(`record type ${type}: its resource manifest lacks record, view or timeline link`);
-    const column = timeline.linkColumn;
-    const kind: RecordKind = {
-      type,
-      entity: manifest!.entity as unknown as RecordKind['entity'],
-      customFieldStorage: record.customFieldStorage,
-      serialize: (r) => view.call(manifest, r),
-      summary: (r) => toPlain(r, ['_id', ...record.summaryFields]),
-      link: (id) => ({ [column]: id, entityType: type, entityId: id }),
-      displayName: (r) => record.displayName(r),
-    };
-    return [type, kind];
-  }),
-) as Record<RecordType, RecordKind>;
+const kinds = new Map<RecordType, RecordKind>();
+
+/** The record kind of a type, from the resource manifest that declares `record` (built on first use). */
+export function recordKind(type: RecordType): RecordKind {
+  const known = kinds.get(type);
+  if (known) return known;
+  const manifest = resources().find((r) => r.kind === type);
+  const { record, timeline, view } = manifest ?? {};
+  if (!record || !view || !timeline?.linkColumn)
+    throw new Error(`record type ${type}: its resource manifest lacks record, view or timeline link`);
+  const column = timeline.linkColumn;
+  const kind: RecordKind = {
+    type,
+    entity: manifest!.entity as unknown as RecordKind['entity'],
+    customFieldStorage: record.customFieldStorage,
+    serialize: (r) => view.call(manifest, r),
+    summary: (r) => toPlain(r, ['_id', ...record.summaryFields]),
+    link: (id) => ({ [column]: id, entityType: type, entityId: id }),
+    displayName: (r) => record.displayName(r),
+  };
+  kinds.set(type, kind);
+  return kind;
+}
 
 /** Table and column names of a record type, for the few queries written in SQL. */
 export function tableOf(ctx: Ctx, kind: RecordKind): { table: string; column: (prop: string) => string } {

@@ -4,9 +4,23 @@
  */
 import { wrap, type EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../../modules/workspaces';
-import { FlowStage, type Deal } from '../../modules/deals';
-import type { Person } from '../../modules/people';
+
+/** The fields of a person (modules/people) the contact namespace reads. */
+export interface ContactFields {
+  firstName: string;
+  lastName?: string | null;
+  emails: readonly { email: string }[];
+  phones: readonly { phone: string; label?: string | null }[];
+}
+
+/** The fields of a user (modules/workspaces) the owner namespace reads. */
+export interface OwnerFields {
+  _id: string;
+  firstName: string;
+  lastName?: string | null;
+  email: string;
+  phone?: string | null;
+}
 
 const INTERNAL = new Set(['workspaceId', 'scoreBreakdown', 'conversation', 'transcriptText']);
 
@@ -21,7 +35,7 @@ export function plainRecord(entity: object): Record<string, unknown> {
 const fullName = (first?: string | null, last?: string | null): string => [first, last].filter(Boolean).join(' ');
 
 /** The spec's contact namespace (firstName, lastName, fullName, email, phone, mobile, title) over a person. */
-export function contactView(p: Person): Record<string, unknown> {
+export function contactView(p: ContactFields): Record<string, unknown> {
   const mobile = p.phones.find((x) => /mobil/i.test(x.label ?? ''))?.phone ?? null;
   return {
     ...plainRecord(p),
@@ -32,7 +46,7 @@ export function contactView(p: Person): Record<string, unknown> {
   };
 }
 
-export function ownerView(u: User): Record<string, unknown> {
+export function ownerView(u: OwnerFields): Record<string, unknown> {
   return {
     _id: u._id,
     firstName: u.firstName,
@@ -60,9 +74,3 @@ export const linkedRecordLoader =
     const { leadId, dealId, personId, companyId, ownerId } = row;
     return { namespaces: { [namespace]: plainRecord(row) }, links: { leadId, dealId, personId, companyId, ownerId } };
   };
-
-/** A deal with its stage title and type. */
-export async function dealView(em: EntityManager, deal: Deal): Promise<Record<string, unknown>> {
-  const stage = deal.stageId ? await byId(em, FlowStage, deal.stageId) : null;
-  return { ...plainRecord(deal), stage: stage?.title ?? null, stageType: stage?.type ?? null };
-}

@@ -1,9 +1,10 @@
 /**
- * The manifest of one resource kind (`domain/<module>/<module>.resource.ts`): what the rest of the
- * codebase needs to know about the kind, declared once. `domain/resources.ts` lists every manifest;
- * the tenant entity list, export specs, record kinds, the automation context loader and lookup
- * node, and the search registry's check derive from that list, and test/unit/resources.test.ts
- * fails when a kind is half-registered. Pure declarations: no I/O at import time.
+ * The manifest of one resource kind (`modules/<module>/<module>.resource.ts`): what the rest of the
+ * codebase needs to know about the kind, declared once. Its module names it in `resources`; `RESOURCES`
+ * (app/resources.ts, registered in platform/resources.ts) lists every manifest, and the tenant entity
+ * list, export specs, record kinds, the automation context loader and lookup node derive from that
+ * list; test/unit/resources.test.ts fails when a kind is half-registered. Pure declarations: no I/O
+ * at import time.
  */
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -2,7 +2,7 @@
 // through the API a webhook subscription, two automations, a sequence with a wait and a booking page.
 import { MikroORM } from '@mikro-orm/postgresql';
 import { addEmailAccount } from '../../modules/email/email-accounts.service';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 import { parseSecretsKey } from '../../platform/shared/secret-box';
 import { createWorkspace } from '../../modules/workspaces';
 import type { Fixtures, SoakClient } from './driver';

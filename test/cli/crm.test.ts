@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { SCOPES } from '../../platform/context';
 import { newId } from '../../platform/ids';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { ApiKey } from '../../modules/workspaces/api-key.entity';
 import { authenticateKey } from '../../modules/workspaces/authenticate';

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { runCrm } from '../support/cli';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 import { createWorkspace } from '../../modules/workspaces/workspaces.service';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 

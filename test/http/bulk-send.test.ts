@@ -7,7 +7,7 @@ import { claimRows } from '../../modules/messaging/outbound.service';
 import { OutboundMessage } from '../../modules/messaging/outbound-message.entity';
 import { newId } from '../../platform/ids';
 import { executeLean, insertRowsSql } from '../../platform/orm/lean';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 import { Activity } from '../../modules/timeline/activity.entity';
 import { eventsFor } from '../support/outbox';
 import { failing, ok, scripted, until } from '../support/transports';

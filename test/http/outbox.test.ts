@@ -7,7 +7,7 @@ import { Company } from '../../modules/companies/company.entity';
 import type { Ctx } from '../../platform/context';
 import { newId } from '../../platform/ids';
 import { createLogger } from '../../platform/logger';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import {
   createOutboxDispatcher,

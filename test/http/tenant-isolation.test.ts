@@ -1,7 +1,7 @@
 // Walks every route of the registry: slower as the API grows, so a generous per-test budget.
 jest.setTimeout(180_000);
 import { isPublic } from '../../platform/http/registry';
-import { resourceOf } from '../../platform/resources';
+import { resourceOf } from '../../app/resources';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { factories, ISOLATION_OBJECT_SLUG, projectCommentTask } from '../support/factories';
 import { contractOfSigner } from '../../modules/contracts/__tests__/factories';

@@ -2,7 +2,7 @@
 // database, with their output captured.
 import { MikroORM } from '@mikro-orm/postgresql';
 import { runCli } from '../../bin/crm/main';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 
 export interface CliRun {
   code: number;

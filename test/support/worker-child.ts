@@ -7,7 +7,7 @@ import { createRunStarter } from '../../modules/automations/engine/starter';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
-import { ormConfig } from '../../platform/orm/config';
+import { ormConfig } from '../../app/orm';
 import { WORKFLOWS_PATH } from '../../platform/temporal/bundle-options';
 
 // Child process for the worker crash test: the production Temporal worker (bin/worker.ts) on the

@@ -1,5 +1,5 @@
 /**
- * Resource manifests (modules/<module>/<module>.resource.ts, listed in platform/resources.ts) are the
+ * Resource manifests (modules/<module>/<module>.resource.ts, named by their module: app/resources.ts) are the
  * one place a kind is declared. These checks fail when a kind is half-registered: an entity the
  * tenant filter does not cover, a manifest without its route or factory, an automation namespace
  * without a loader, a search type without a definition (or the reverse), a record type without an
@@ -12,11 +12,11 @@ import type { RouteDef } from '../../platform/http/registry';
 import { allRoutes } from '../../api/routes';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
-import { allEntities, globalEntities, tenantEntities } from '../../platform/orm/entities';
-import { RESOURCE_ENTITIES, RESOURCES, resourceOf } from '../../platform/resources';
+import { ENTITIES } from '../../app/orm';
+import { registerAppResources, RESOURCE_ENTITIES, RESOURCES, resourceOf } from '../../app/resources';
 import type { ResourceEntity } from '../../platform/shared/resource';
-import { RECORD_KINDS, RECORD_TYPES } from '../../platform/shared/record-kinds';
-import { EXPORT_PATHS, EXPORT_SPECS } from '../../modules/exports/export-specs';
+import { recordKind, RECORD_TYPES } from '../../platform/shared/record-kinds';
+import { exportPaths, exportSpecs } from '../../modules/exports/export-specs';
 import { contextLoaders, loadEntityContext } from '../../modules/automations/engine/context';
 import { lookupEntityInfo, lookupEntityTypes } from '../../modules/automations/engine/lookup';
 import { LOOKUP_ENTITY_TYPES } from '../../modules/automations/definition.schemas';
@@ -27,7 +27,7 @@ import { linkColumns, type RefKind } from '../../modules/timeline/references';
 import { LIST_ENTITY_TYPES } from '../../modules/lists/list.entity';
 import { IMPORT_ENTITY_TYPES } from '../../modules/imports/import-run.entity';
 import { createFieldBody } from '../../modules/custom-objects/custom-objects.schemas';
-import { ALL_SEARCH_DEFINITIONS, SEARCH_DEFINITIONS } from '../../search/registry';
+import { SEARCH_DEFINITIONS } from '../../search/registry';
 import { factories } from '../support/factories';
 
 /** Where features keep their entities: the module folders (issue 25). */
@@ -61,6 +61,11 @@ function routes(): RouteDef[] {
     readiness: {},
   } as never);
 }
+
+const { tenant: tenantEntities, global: globalEntities } = ENTITIES;
+const allEntities = [...globalEntities, ...tenantEntities];
+// The readers under test (record kinds, export specs, the automation context) take the list from platform's registry.
+registerAppResources();
 
 describe('resource manifests', () => {
   const kinds = RESOURCES.map((r) => r.kind);
@@ -204,22 +209,21 @@ describe('resource manifests', () => {
   describe('search', () => {
     it('every search type a manifest names has a definition over the same entity', () => {
       for (const r of RESOURCES.filter((x) => x.search)) {
-        const def = ALL_SEARCH_DEFINITIONS.find((d) => d.type === r.search);
+        const def = SEARCH_DEFINITIONS.find((d) => d.type === r.search);
         expect([r.kind, def?.entity === r.entity]).toEqual([r.kind, true]);
       }
     });
 
     it('every search definition is named by a manifest (none is silently left out)', () => {
-      expect(SEARCH_DEFINITIONS.map((d) => d.type)).toEqual(ALL_SEARCH_DEFINITIONS.map((d) => d.type));
       const named = new Set(RESOURCES.map((r) => r.search));
-      for (const d of ALL_SEARCH_DEFINITIONS) expect([d.type, named.has(d.type)]).toEqual([d.type, true]);
+      for (const d of SEARCH_DEFINITIONS) expect([d.type, named.has(d.type)]).toEqual([d.type, true]);
     });
   });
 
   describe('record kinds and exports', () => {
     it('the record types are the manifests with record support, in RESOURCES order', () => {
       expect(RESOURCES.filter((r) => r.record).map((r) => r.kind)).toEqual([...RECORD_TYPES]);
-      for (const type of RECORD_TYPES) expect(RECORD_KINDS[type].entity).toBe(resourceOf(type)!.entity);
+      for (const type of RECORD_TYPES) expect(recordKind(type).entity).toBe(resourceOf(type)!.entity);
     });
 
     it('lists that name the record types agree with them', () => {
@@ -235,9 +239,9 @@ describe('resource manifests', () => {
       '%s: an exportable kind is a record type with an export route and stored fields',
       (kind, r) => {
         expect(RECORD_TYPES as readonly string[]).toContain(kind);
-        const spec = EXPORT_SPECS[kind as (typeof RECORD_TYPES)[number]];
+        const spec = exportSpecs()[kind as (typeof RECORD_TYPES)[number]];
         expect(spec).toEqual({ type: kind, ...r.export });
-        expect(EXPORT_PATHS[kind as (typeof RECORD_TYPES)[number]]).toBe(r.collection);
+        expect(exportPaths()[kind as (typeof RECORD_TYPES)[number]]).toBe(r.collection);
         expect(routes().some((x) => x.method === 'POST' && x.path === `/api/v1/export/${r.collection}`)).toBe(true);
         for (const f of [...r.export!.sortable, ...r.export!.filters])
           expect([f, props(r.entity).includes(f)]).toEqual([f, true]);

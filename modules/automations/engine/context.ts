@@ -6,12 +6,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../../companies';
 import { User } from '../../workspaces';
 import { Lead } from '../../leads';
-import { Deal } from '../../deals';
+import { Deal, dealContext } from '../../deals';
 import { Person } from '../../people';
-import { RESOURCES } from '../../../platform/resources';
+import { resources } from '../../../platform/resources';
 import type { AutomationSupport, ContextLinks } from '../../../platform/shared/resource';
 import { normalizeEntity } from '../triggers';
-import { byId, contactView, dealView, ownerView, plainRecord } from '../../../platform/shared/record-view';
+import { byId, contactView, ownerView, plainRecord } from '../../../platform/shared/record-view';
 import type { Context } from './types.pure';
 
 /** Fills person + contact, company and owner when the record links them (and they are not set yet). */
@@ -22,7 +22,7 @@ async function addLinks(em: EntityManager, ctx: Context, links: ContextLinks): P
   }
   if (links.dealId && !ctx.deal) {
     const deal = await byId(em, Deal, links.dealId);
-    if (deal) ctx.deal = await dealView(em, deal);
+    if (deal) ctx.deal = await dealContext(em, deal);
   }
   if (links.personId && !ctx.person) {
     const person = await byId(em, Person, links.personId);
@@ -74,7 +74,7 @@ let loaders: Map<string, ContextLoader> | null = null;
  */
 export function contextLoaders(): ReadonlyMap<string, ContextLoader> {
   loaders ??= new Map(
-    RESOURCES.flatMap((r) => {
+    resources().flatMap((r) => {
       const a = r.automation;
       return a?.load ? [[normalizeEntity(a.entityType) ?? a.entityType, a.load.bind(a)] as const] : [];
     }),

@@ -12,7 +12,7 @@ import type { ConditionOperator } from '../definition.schemas';
 import { getPath, splitPath } from '../../../platform/shared/path.pure';
 import { resolveValue } from '../../../platform/shared/placeholders.pure';
 import { plainRecord } from '../../../platform/shared/record-view';
-import { RESOURCES } from '../../../platform/resources';
+import { resources } from '../../../platform/resources';
 import { automationRecordView, findObjectByIdOrSlug } from '../../custom-objects';
 import type { CustomObject, CustomObjectRecord } from '../../custom-objects';
 
@@ -46,7 +46,7 @@ let entities: Map<string, LookupEntity> | null = null;
  */
 function lookupEntities(): ReadonlyMap<string, LookupEntity> {
   entities ??= new Map(
-    RESOURCES.flatMap((r) => {
+    resources().flatMap((r) => {
       const a = r.automation;
       return a?.lookup
         ? [[a.lookup, { entity: r.entity.meta.className, namespace: a.namespace, kind: a.entityType }] as const]

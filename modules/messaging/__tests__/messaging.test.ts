@@ -10,7 +10,7 @@ import { OutboundMessage } from '../outbound-message.entity';
 import { sendSms, type SendSmsInput } from '../sms.service';
 import { createSmtpTransport } from '../../../adapters/smtp/smtp-transport';
 import { loadConfig } from '../../../platform/config';
-import { ormConfig } from '../../../platform/orm/config';
+import { ormConfig } from '../../../app/orm';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Person } from '../../people/person.entity';
 import { createRecord } from '../../../platform/shared/records';

@@ -9,7 +9,7 @@ import { createTemporalClient } from '../../../platform/temporal/client';
 import { crmDataConverter } from '../../../platform/temporal/codec';
 import { loadConfig } from '../../../platform/config';
 import { createLogger } from '../../../platform/logger';
-import { ormConfig } from '../../../platform/orm/config';
+import { ormConfig } from '../../../app/orm';
 import { WORKFLOWS_PATH } from '../../../platform/temporal/bundle-options';
 
 async function main(): Promise<void> {

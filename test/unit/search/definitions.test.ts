@@ -1,4 +1,4 @@
-import { tenantEntities } from '../../../platform/orm/entities';
+import { ENTITIES } from '../../../app/orm';
 import type { EventName } from '../../../platform/outbox/catalog';
 import {
   definitionOf,
@@ -19,7 +19,7 @@ describe('search type definitions', () => {
     const order = SEARCH_TYPES.map((t) => (SPEC_SEARCH_TYPES as readonly string[]).indexOf(t));
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((x, y) => x - y)).toEqual(order);
-    for (const def of SEARCH_DEFINITIONS) expect(tenantEntities).toContain(def.entity);
+    for (const def of SEARCH_DEFINITIONS) expect(ENTITIES.tenant).toContain(def.entity);
   });
 
   it.each(SEARCH_DEFINITIONS.map((d) => [d.type, d] as const))(

@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { migratorOrmConfig } from './config';
+import { migratorOrmConfig } from './orm';
 
 /** Applies pending migrations; safe to run on every start (a no-op when up to date). */
 export async function runMigrations(databaseUrl: string): Promise<string[]> {
