@@ -21,8 +21,6 @@ module.exports = {
           // Record kinds, fields and views: the list of record types with their entities and timeline hooks, and the
           // views of them that automation contexts and resource manifests share.
           '^platform/shared/record-(kinds|fields|view)\\.ts$',
-          // Temporal client adapters of the sequences and SMS ports: they belong in those modules.
-          '^platform/temporal/(sequence|sms)-client\\.ts$',
           // ActivityDeps names the ports the modules' activities receive (automations, sequences, e-mail, AI), as
           // SubscriberDeps does for the subscribers.
           '^platform/activity-deps\\.ts$',
