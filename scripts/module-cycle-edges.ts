@@ -65,7 +65,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +29 more',
+    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +28 more',
   'companies → timeline':
     'modules/companies/companies.service.ts → modules/timeline/index.ts; modules/companies/companies.router.ts → modules/timeline/index.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
@@ -93,7 +93,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → modules/leads/index.ts',
   'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
-    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +40 more',
+    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +39 more',
   'custom-objects → search': 'modules/custom-objects/custom-objects.router.ts → search/search.schemas.ts',
   'custom-objects → timeline':
     'modules/custom-objects/records.service.ts → modules/timeline/index.ts; modules/custom-objects/records-read.service.ts → modules/timeline/index.ts; +1 more',
@@ -146,7 +146,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'imports → people':
     'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
-    'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +18 more',
+    'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +17 more',
   'inbound → companies':
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
   'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
@@ -173,14 +173,14 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'lookups → people':
     'modules/lookups/lookup.service.ts → modules/people/index.ts; modules/lookups/lookups.views.ts → modules/people/index.ts; +2 more',
   'lookups → platform':
-    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +17 more',
+    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +16 more',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
   'messaging → people':
     'modules/messaging/sms.service.ts → modules/people/index.ts; modules/messaging/sms-inbound.service.ts → modules/people/index.ts',
   'messaging → platform':
-    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +72 more',
+    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +74 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',
@@ -212,12 +212,11 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
   'people → lookups': 'modules/people/people.router.ts → modules/lookups/index.ts',
   'people → platform':
-    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +26 more',
+    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +25 more',
   'people → timeline':
     'modules/people/people.service.ts → modules/timeline/index.ts; modules/people/people.router.ts → modules/timeline/index.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
-  'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
   'platform → automations':
     'platform/outbox/catalog.ts → modules/automations/automations.events.ts; platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; +3 more',
   'platform → bookings':
@@ -227,9 +226,9 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → calls':
     'platform/outbox/catalog.ts → modules/calls/calls.events.ts; platform/resources.ts → modules/calls/calls.resource.ts',
   'platform → companies':
-    'platform/outbox/catalog.ts → modules/companies/companies.events.ts; platform/resources.ts → modules/companies/companies.resource.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/companies/companies.events.ts; platform/resources.ts → modules/companies/companies.resource.ts',
   'platform → contracts':
-    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/http/app-deps.ts → modules/contracts/index.ts; +1 more',
+    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/resources.ts → modules/contracts/contracts.resource.ts',
   'platform → custom-fields':
     'platform/outbox/catalog.ts → modules/custom-fields/custom-fields.events.ts; platform/resources.ts → modules/custom-fields/custom-fields.resource.ts',
   'platform → custom-objects':
@@ -237,23 +236,21 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → deals':
     'platform/outbox/catalog.ts → modules/deals/deals.events.ts; platform/resources.ts → modules/deals/deals.resource.ts; +1 more',
   'platform → email':
-    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +4 more',
+    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +1 more',
   'platform → extension':
     'platform/outbox/catalog.ts → modules/extension/extension.events.ts; platform/orm/entities.ts → modules/extension/index.ts',
   'platform → files':
     'platform/config.ts → modules/files/index.ts; platform/outbox/catalog.ts → modules/files/files.events.ts; +1 more',
-  'platform → images':
-    'platform/orm/entities.ts → modules/images/index.ts; platform/http/images.ts → modules/images/index.ts',
+  'platform → images': 'platform/orm/entities.ts → modules/images/index.ts',
   'platform → imports':
     'platform/outbox/catalog.ts → modules/imports/imports.events.ts; platform/orm/entities.ts → modules/imports/index.ts',
   'platform → leads':
     'platform/outbox/catalog.ts → modules/leads/leads.events.ts; platform/resources.ts → modules/leads/leads.resource.ts',
   'platform → lists':
     'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
-  'platform → lookups':
-    'platform/config.ts → modules/lookups/index.ts; platform/http/app-deps.ts → modules/lookups/index.ts',
+  'platform → lookups': 'platform/config.ts → modules/lookups/index.ts',
   'platform → messaging':
-    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +3 more',
+    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +1 more',
   'platform → metrics': 'platform/orm/entities.ts → modules/metrics/index.ts',
   'platform → notes':
     'platform/outbox/catalog.ts → modules/notes/notes.events.ts; platform/resources.ts → modules/notes/notes.resource.ts',
@@ -267,10 +264,8 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'platform/outbox/catalog.ts → modules/pricing/pricing.events.ts; platform/resources.ts → modules/pricing/pricing.resource.ts',
   'platform → projects':
     'platform/outbox/catalog.ts → modules/projects/projects.events.ts; platform/resources.ts → modules/projects/projects.resource.ts',
-  'platform → search':
-    'platform/http/app-deps.ts → search/custom-objects.ts; platform/http/app-deps.ts → search/search.service.ts',
   'platform → sequences':
-    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/http/app-deps.ts → modules/sequences/index.ts; +4 more',
+    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/resources.ts → modules/sequences/sequences.resource.ts',
   'platform → support':
     'platform/outbox/catalog.ts → modules/support/support.events.ts; platform/resources.ts → modules/support/support.resource.ts',
   'platform → tags': 'platform/outbox/catalog.ts → modules/tags/tags.events.ts',
@@ -280,9 +275,9 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'platform/outbox/catalog.ts → modules/timeline/timeline.events.ts; platform/resources.ts → modules/timeline/activities.resource.ts; +1 more',
   'platform → users': 'platform/outbox/catalog.ts → modules/users/users.events.ts',
   'platform → webhooks':
-    'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts; +1 more',
+    'platform/config.ts → modules/webhooks/index.ts; platform/resources.ts → modules/webhooks/webhooks.resource.ts',
   'platform → workspaces':
-    'platform/http/app-deps.ts → modules/workspaces/index.ts; platform/resources.ts → modules/workspaces/workspaces.resource.ts; +3 more',
+    'platform/orm/entities.ts → modules/workspaces/index.ts; platform/resources.ts → modules/workspaces/workspaces.resource.ts; +1 more',
   'presets → platform':
     'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +23 more',
   'presets → workspaces': 'modules/presets/sharing.ts → modules/workspaces/index.ts',
@@ -331,7 +326,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → people':
     'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
-    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +96 more',
+    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +97 more',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
     'modules/support/support-flow.service.ts → modules/email/index.ts; modules/support/support-inbound.ts → modules/email/index.ts; +1 more',
@@ -361,5 +356,5 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'webhooks → platform':
     'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +41 more',
   'workspaces → platform':
-    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +29 more',
+    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +32 more',
 };

@@ -1,6 +1,15 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../../platform/module';
 import type * as systemRouter from './system.router';
+import type { ActorCache } from './authenticate';
+
+// Declaration merging: platform names no module.
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** API-key lookups cached in this process, emptied by NOTIFY (key-cache.ts); none: no cache. */
+    keyCache?: ActorCache;
+  }
+}
 
 /** The workspace itself: health, readiness and the caller (system routes). */
 export const workspacesModule = defineModule({
