@@ -13,18 +13,6 @@ module.exports = {
           // the modules import back for their types (a typed emit() needs the event union). Next: derive them from
           // MODULES in app/ (as app/resources.ts and app/orm.ts do) and type emit() per module.
           '^platform/(outbox/catalog|workflow-kinds|config)\\.ts$',
-          // SubscriberDeps names the ports of the features' subscribers (automations, sequences, e-mail, webhooks).
-          '^platform/outbox/subscriber\\.ts$',
-          // The API key check and rate limit are the workspaces module's; the image upload helper of the HTTP kit
-          // serves the images module: they belong in those modules.
-          '^platform/http/(auth|images)\\.ts$',
-          // Temporal client adapters of the sequences and SMS ports: they belong in those modules.
-          '^platform/temporal/(sequence|sms)-client\\.ts$',
-          // ActivityDeps names the ports the modules' activities receive (automations, sequences, e-mail, AI), as
-          // SubscriberDeps does for the subscribers.
-          '^platform/activity-deps\\.ts$',
-          // AppDeps (with RouteFactory) names the ports every router receives, as ActivityDeps and SubscriberDeps do.
-          '^platform/http/app-deps\\.ts$',
         ],
       },
       to: { path: '^(modules|app|api|activities|workflows|search|adapters)/|^domain/[a-z-]+/' },

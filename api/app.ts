@@ -6,7 +6,7 @@ import { DomainError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import { lazyWorkspaceCtx } from '../platform/orm/tenant';
-import { authorize } from '../platform/http/auth';
+import { authorize } from '../modules/workspaces';
 import { dispatchBySegments, type Mounted } from '../platform/http/dispatch';
 import { createAuthFailureLimiter, type AuthFailureLimiter } from '../platform/http/auth-failures';
 import { codecServer } from '../platform/http/codec-server';

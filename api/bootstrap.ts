@@ -10,10 +10,11 @@ import { attachLeanPool } from '../platform/orm/lean';
 import { createKeyCache, type Authenticated } from '../modules/workspaces';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
 import { createTemporalClient } from '../platform/temporal/client';
-import { createSequenceWorkflowPort } from '../platform/temporal/sequence-client';
-import { createSmsScheduler } from '../platform/temporal/sms-client';
+import { createSequenceWorkflowPort } from '../modules/sequences';
+import { createSmsScheduler } from '../modules/messaging';
 import { createHttpRegistry } from '../adapters/registry/cvr-registry';
 import { eidProviderFromConfig } from '../modules/contracts';
+import { resolveImageInput } from '../modules/images';
 import { createCustomObjectSearch } from '../search/custom-objects';
 import { createIndexFreshness } from '../search/freshness';
 import { createSearchService } from '../search/search.service';
@@ -76,6 +77,9 @@ export async function buildApi(
     customObjectSearch: createCustomObjectSearch(searchPorts),
     registry: createHttpRegistry(config.lookups, { allowHosts: config.outboundAllowHosts }),
     eid: eidProviderFromConfig(config.eidProviderUrl),
+    // Image fields re-host through the workspace image store with this deployment's public URL and allow-list.
+    images: (ctx, value) =>
+      resolveImageInput(ctx, value, { publicBaseUrl: config.publicBaseUrl, allowHosts: config.outboundAllowHosts }),
     keyCache,
     readiness: {
       postgres: async () => {

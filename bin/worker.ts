@@ -10,12 +10,16 @@ import { createWebhookRetryPort } from '../modules/webhooks';
 import { createTemporalClient } from '../platform/temporal/client';
 import { crmDataConverter } from '../platform/temporal/codec';
 import { createWorkflowPort } from '../platform/temporal/workflow-client';
-import { createSequenceWorkflowPort } from '../platform/temporal/sequence-client';
 import { WORKFLOW_KINDS } from '../app/modules';
 import { reconcileSchedules } from '../modules/automations';
 import { createRunStarter } from '../modules/automations';
 import { inFlightLimit } from '../modules/automations';
-import { enrollmentStartQueue, reconcileEnrollments, type SequenceEngineDeps } from '../modules/sequences';
+import {
+  createSequenceWorkflowPort,
+  enrollmentStartQueue,
+  reconcileEnrollments,
+  type SequenceEngineDeps,
+} from '../modules/sequences';
 import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../platform/config';
 import { createAiProvider } from '../modules/ai';

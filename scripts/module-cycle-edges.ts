@@ -43,7 +43,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → timeline':
     'modules/automations/actions/records.ts → modules/timeline/index.ts; modules/automations/actions/timeline.ts → modules/timeline/index.ts',
   'automations → workspaces':
-    'modules/automations/engine/workspace.ts → modules/workspaces/index.ts; modules/automations/engine/manual.ts → modules/workspaces/index.ts; +5 more',
+    'modules/automations/engine/manual.ts → modules/workspaces/index.ts; modules/automations/engine/context.ts → modules/workspaces/index.ts; +5 more',
   'bookings → calendar':
     'modules/bookings/approval.service.ts → modules/calendar/index.ts; modules/bookings/bookings.service.ts → modules/calendar/index.ts; +1 more',
   'bookings → email':
@@ -65,7 +65,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +29 more',
+    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +28 more',
   'companies → timeline':
     'modules/companies/companies.service.ts → modules/timeline/index.ts; modules/companies/companies.router.ts → modules/timeline/index.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
@@ -73,7 +73,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/contracts/contract-send.service.ts → modules/messaging/index.ts; modules/contracts/envelope.service.ts → modules/messaging/index.ts',
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
-    'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/eid.ts → platform/errors.ts; +61 more',
+    'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/contracts.module.ts → platform/activity-deps.ts; +61 more',
   'contracts → timeline': 'modules/contracts/contracts.service.ts → modules/timeline/index.ts',
   'crm-connect → calls':
     'modules/crm-connect/crm-connect.router.ts → modules/calls/index.ts; modules/crm-connect/connector-calls.service.ts → modules/calls/index.ts; +1 more',
@@ -93,7 +93,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → modules/leads/index.ts',
   'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
-    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +40 more',
+    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +39 more',
   'custom-objects → search': 'modules/custom-objects/custom-objects.router.ts → search/search.schemas.ts',
   'custom-objects → timeline':
     'modules/custom-objects/records.service.ts → modules/timeline/index.ts; modules/custom-objects/records-read.service.ts → modules/timeline/index.ts; +1 more',
@@ -134,7 +134,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'files → timeline':
     'modules/files/files.service.ts → modules/timeline/index.ts; modules/files/file-links.ts → modules/timeline/index.ts; +1 more',
   'images → platform':
-    'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +6 more',
+    'modules/images/images.module.ts → platform/module.ts; modules/images/image.entity.ts → platform/orm/base.ts; +6 more',
   'imports → companies':
     'modules/imports/import.schemas.ts → modules/companies/index.ts; modules/imports/importers.ts → modules/companies/index.ts',
   'imports → custom-objects': 'modules/imports/importers.ts → modules/custom-objects/index.ts',
@@ -146,7 +146,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'imports → people':
     'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
-    'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +18 more',
+    'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +17 more',
   'inbound → companies':
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
   'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
@@ -173,14 +173,14 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'lookups → people':
     'modules/lookups/lookup.service.ts → modules/people/index.ts; modules/lookups/lookups.views.ts → modules/people/index.ts; +2 more',
   'lookups → platform':
-    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +17 more',
+    'modules/lookups/lookup.service.ts → platform/context.ts; modules/lookups/lookup.service.ts → platform/shared/normalize.ts; +16 more',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
   'messaging → people':
     'modules/messaging/sms.service.ts → modules/people/index.ts; modules/messaging/sms-inbound.service.ts → modules/people/index.ts',
   'messaging → platform':
-    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +72 more',
+    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +74 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',
@@ -208,55 +208,44 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
   'people → lookups': 'modules/people/people.router.ts → modules/lookups/index.ts',
   'people → platform':
-    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +26 more',
+    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +25 more',
   'people → timeline':
     'modules/people/people.service.ts → modules/timeline/index.ts; modules/people/people.router.ts → modules/timeline/index.ts',
   'platform → agents': 'platform/outbox/catalog.ts → modules/agents/agents.events.ts',
-  'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
   'platform → automations':
     'platform/outbox/catalog.ts → modules/automations/automations.events.ts; platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; +2 more',
   'platform → bookings': 'platform/outbox/catalog.ts → modules/bookings/bookings.events.ts',
   'platform → calendar': 'platform/outbox/catalog.ts → modules/calendar/calendar.events.ts',
   'platform → calls': 'platform/outbox/catalog.ts → modules/calls/calls.events.ts',
-  'platform → companies':
-    'platform/outbox/catalog.ts → modules/companies/companies.events.ts; platform/http/images.ts → modules/companies/index.ts',
-  'platform → contracts':
-    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/http/app-deps.ts → modules/contracts/index.ts',
+  'platform → companies': 'platform/outbox/catalog.ts → modules/companies/companies.events.ts',
+  'platform → contracts': 'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts',
   'platform → custom-fields': 'platform/outbox/catalog.ts → modules/custom-fields/custom-fields.events.ts',
   'platform → custom-objects': 'platform/outbox/catalog.ts → modules/custom-objects/custom-objects.events.ts',
   'platform → deals': 'platform/outbox/catalog.ts → modules/deals/deals.events.ts',
   'platform → email':
-    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +3 more',
+    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts',
   'platform → extension': 'platform/outbox/catalog.ts → modules/extension/extension.events.ts',
   'platform → files':
     'platform/config.ts → modules/files/index.ts; platform/outbox/catalog.ts → modules/files/files.events.ts',
-  'platform → images': 'platform/http/images.ts → modules/images/index.ts',
   'platform → imports': 'platform/outbox/catalog.ts → modules/imports/imports.events.ts',
   'platform → leads': 'platform/outbox/catalog.ts → modules/leads/leads.events.ts',
   'platform → lists': 'platform/outbox/catalog.ts → modules/lists/lists.events.ts',
-  'platform → lookups':
-    'platform/config.ts → modules/lookups/index.ts; platform/http/app-deps.ts → modules/lookups/index.ts',
+  'platform → lookups': 'platform/config.ts → modules/lookups/index.ts',
   'platform → messaging':
-    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +2 more',
+    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts',
   'platform → notes': 'platform/outbox/catalog.ts → modules/notes/notes.events.ts',
   'platform → offers': 'platform/outbox/catalog.ts → modules/offers/offers.events.ts',
   'platform → people': 'platform/outbox/catalog.ts → modules/people/people.events.ts',
   'platform → presets': 'platform/outbox/catalog.ts → modules/presets/presets.events.ts',
   'platform → pricing': 'platform/outbox/catalog.ts → modules/pricing/pricing.events.ts',
   'platform → projects': 'platform/outbox/catalog.ts → modules/projects/projects.events.ts',
-  'platform → search':
-    'platform/http/app-deps.ts → search/custom-objects.ts; platform/http/app-deps.ts → search/search.service.ts',
-  'platform → sequences':
-    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/http/app-deps.ts → modules/sequences/index.ts; +3 more',
+  'platform → sequences': 'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts',
   'platform → support': 'platform/outbox/catalog.ts → modules/support/support.events.ts',
   'platform → tags': 'platform/outbox/catalog.ts → modules/tags/tags.events.ts',
   'platform → tasks': 'platform/outbox/catalog.ts → modules/tasks/tasks.events.ts',
   'platform → timeline': 'platform/outbox/catalog.ts → modules/timeline/timeline.events.ts',
   'platform → users': 'platform/outbox/catalog.ts → modules/users/users.events.ts',
-  'platform → webhooks':
-    'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts',
-  'platform → workspaces':
-    'platform/http/app-deps.ts → modules/workspaces/index.ts; platform/http/auth.ts → modules/workspaces/index.ts',
+  'platform → webhooks': 'platform/config.ts → modules/webhooks/index.ts',
   'presets → platform':
     'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +23 more',
   'presets → workspaces': 'modules/presets/sharing.ts → modules/workspaces/index.ts',
@@ -271,13 +260,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/projects/clip-cards.service.ts → modules/timeline/index.ts; modules/projects/project-templates.service.ts → modules/timeline/index.ts; +1 more',
   'search → companies': 'search/types/company.ts → modules/companies/index.ts',
   'search → custom-objects':
-    'search/custom-objects.ts → modules/custom-objects/index.ts; search/types/custom-object-record.ts → modules/custom-objects/index.ts',
+    'search/types/custom-object-record.ts → modules/custom-objects/index.ts; search/custom-objects.ts → modules/custom-objects/index.ts',
   'search → deals': 'search/types/deal.ts → modules/deals/index.ts',
   'search → leads': 'search/types/lead.ts → modules/leads/index.ts',
   'search → offers': 'search/types/offer.ts → modules/offers/index.ts',
   'search → people': 'search/types/person.ts → modules/people/index.ts',
   'search → platform':
-    'search/custom-objects.ts → platform/context.ts; search/custom-objects.ts → platform/logger.ts; +21 more',
+    'search/search.schemas.ts → platform/shared/views.ts; search/search.module.ts → platform/module.ts; +21 more',
   'search → projects': 'search/types/project.ts → modules/projects/index.ts',
   'search → support': 'search/types/support-ticket.ts → modules/support/index.ts',
   'search → tasks': 'search/types/task.ts → modules/tasks/index.ts',
@@ -297,7 +286,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → people':
     'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
-    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +96 more',
+    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +97 more',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
     'modules/support/support-inbound.ts → modules/email/index.ts; modules/support/ticket-replies.service.ts → modules/email/index.ts; +1 more',
@@ -327,5 +316,5 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'webhooks → platform':
     'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +41 more',
   'workspaces → platform':
-    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +29 more',
+    'modules/workspaces/api-key.entity.ts → platform/context.ts; modules/workspaces/api-key.entity.ts → platform/orm/base.ts; +32 more',
 };

@@ -2,6 +2,18 @@
 import { defineModule } from '../platform/module';
 import { portedSubscriberGroup } from '../platform/outbox/subscriber-groups';
 import type * as searchRouter from './search.router';
+import type { SearchService } from './search.service';
+import type { CustomObjectSearch } from './custom-objects';
+
+// Declaration merging: platform names no module.
+declare module '../platform/http/app-deps' {
+  interface AppDeps {
+    /** `GET /search` over Meilisearch (short timeout; degraded answers from Postgres). */
+    search: SearchService;
+    /** Custom object record search over Meilisearch (same client and freshness check as `search`). */
+    customObjectSearch: CustomObjectSearch;
+  }
+}
 
 /**
  * Cross-record search (`GET /search`) and the Meilisearch indexer. The indexer is a port (`searchIndex`, given by the

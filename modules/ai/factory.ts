@@ -4,6 +4,14 @@ import type { SafeFetch } from '../../platform/net/safe-fetch';
 import type { AiProvider } from './ai-provider.port';
 import { createOpenAiCompatibleProvider, type AiSettings } from '../../adapters/ai/openai-compatible';
 
+// Declaration merging: platform names no module.
+declare module '../../platform/activity-deps' {
+  interface ActivityDeps {
+    /** Default: built from config on first use (createAiProvider). */
+    ai?: AiProvider;
+  }
+}
+
 export const AI_NOT_CONFIGURED = 'AI is not configured: set AI_BASE_URL, AI_API_KEY and AI_MODEL';
 
 export function aiSettings(env: AppConfig['ai']): { settings: AiSettings } | { problem: string } {

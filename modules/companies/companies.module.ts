@@ -2,6 +2,15 @@
 import { defineModule } from '../../platform/module';
 import type * as companiesRouter from './companies.router';
 import { companyResource } from './companies.resource';
+import type { ImageResolver } from './companies.service';
+
+// Declaration merging: platform names no module.
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** Image fields (companies, people, custom objects, imports, lookups) re-hosted in the workspace image store. */
+    images: ImageResolver;
+  }
+}
 
 export const companiesModule = defineModule({
   name: 'companies',

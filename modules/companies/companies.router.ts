@@ -3,7 +3,6 @@ import type { RouteFactory } from '../../platform/http/app-deps';
 import * as companies from './companies.service';
 import { COMPANY_SUMMARY_FIELDS } from './companies.schemas';
 import { linkPerson, listCompanyPeople, unlinkCompanyPeople, unlinkPerson, personView } from '../people';
-import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
@@ -31,7 +30,7 @@ const parent = { base: '/api/v1/companies', section, kind: 'company', load: comp
 const imageErrors = [502];
 
 export const companiesRoutes: RouteFactory = (deps) => {
-  const images = imageResolver(deps.config);
+  const images = deps.images;
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
     route({

@@ -19,7 +19,7 @@ import { findPageRows } from '../../platform/orm/lean-rows';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
 
-/** Turns an image field value (URL, data URL or "") into the stored URL; provided by the API layer. */
+/** Turns an image field value (URL, data URL or "") into the stored URL; provided by the API (AppDeps.images). */
 export type ImageResolver = (ctx: Ctx, value: string) => Promise<string | null>;
 
 export const serializeCompany = (c: Company): CompanyView => plainOf(c, COMPANY_FIELDS);

@@ -9,6 +9,15 @@ import { contractEnvelopeKind } from './contract-envelope.kind';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { contractResource } from './contracts.resource';
 import { envelopeWakeSubscriber } from './envelope-wake';
+import type { EidProvider } from './eid';
+
+// Declaration merging: platform names no module.
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** The national e-ID signing provider (EID_PROVIDER_URL) of contracts with signatureLevel eid. */
+    eid: EidProvider;
+  }
+}
 
 /** Contracts and their signing envelopes (one workflow per sent contract), public signing links. */
 export const contractsModule = defineModule({

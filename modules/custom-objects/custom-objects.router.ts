@@ -30,7 +30,6 @@ import {
 } from './custom-objects.views';
 import { activityView } from '../timeline';
 import { envelopes } from '../../platform/http/crud';
-import { imageResolver } from '../../platform/http/images';
 import { pageParams } from '../../platform/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import { z } from 'zod';
@@ -52,7 +51,7 @@ const RECORD_SHAPE =
   'Body: field slug → value at the top level, or wrapped in `{ data }` / `{ customFields }`; `avatar` (image rules) at the top level. Unknown or read-only slugs are 400 with `details[{ path, error }]`.';
 
 export const customObjectsRoutes: RouteFactory = (deps) => {
-  const images = imageResolver(deps.config);
+  const images = deps.images;
   const base = '/api/v1/custom-objects';
   const search = deps.customObjectSearch;
   return [

@@ -10,6 +10,28 @@ import type { ActivityDeps } from '../../platform/activity-deps';
 import { componentDeps } from '../../platform/component-deps';
 import { emailBulkKind } from '../../platform/workflow-kinds';
 import { emailResource } from './email.resource';
+import type { MessagingDeps } from './messaging-deps';
+
+// The e-mail transports (connected mailboxes, fallback sender) and the SMS gateway, as each composition root shares
+// them (declaration merging: platform names no module).
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** Built once by the API; closed with the runtime. */
+    messaging: MessagingDeps;
+  }
+}
+declare module '../../platform/activity-deps' {
+  interface ActivityDeps {
+    /** Default: built from config on first use (modules/email/messaging-deps.ts). */
+    messaging?: MessagingDeps;
+  }
+}
+declare module '../../platform/outbox/subscriber' {
+  interface SubscriberDeps {
+    /** The worker builds them once; absent: built on first use. */
+    messaging?: MessagingDeps;
+  }
+}
 
 /** E-mail: mailboxes, messages, templates, inbound mail, tracking and bulk sends (one workflow per send). */
 export const emailModule = defineModule({

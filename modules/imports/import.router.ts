@@ -2,7 +2,6 @@ import type { RouteFactory } from '../../platform/http/app-deps';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
 import { listImportRuns, runImport } from './import.service';
 import { companyImporter, dealImporter, leadImporter, personImporter, type Importer } from './importers';
-import { imageResolver } from '../../platform/http/images';
 import { ok, paged, route } from '../../platform/http/registry';
 import { pageQuery } from '../../platform/shared/schemas';
 import { IMPORT_PATHS, importBody, importReportView, importRunView, rowParser, validateBody } from './import.schemas';
@@ -15,7 +14,7 @@ const REPORT =
   '{ data: { importId, entityType, dryRun, dedupe, total, created, updated, skipped, failed, errors: [{ row, errors: [{ path, error }] }] } }';
 
 export const importRoutes: RouteFactory = (deps) => {
-  const images = imageResolver(deps.config);
+  const images = deps.images;
   const importers: Record<ImportEntityType, Importer<unknown>> = {
     company: companyImporter(images),
     person: personImporter(images),

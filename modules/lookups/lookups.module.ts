@@ -1,7 +1,16 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../../platform/module';
 import type * as lookupsRouter from './lookups.router';
+import type { CompanyRegistry } from './registry.port';
 import { lookupEnv } from './settings';
+
+// Declaration merging: platform names no module.
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** The company registry (CVR_API_*) behind the lookups routes. */
+    registry: CompanyRegistry;
+  }
+}
 
 /** Company registry and public web lookups. */
 export const lookupsModule = defineModule({

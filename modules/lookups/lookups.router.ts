@@ -5,15 +5,13 @@ import { avatarResultView, registryMatchView, webPresenceView } from './lookups.
 import { envelopes } from '../../platform/http/crud';
 import { matchRegistry } from './registry-match.service';
 import { findWebPresence } from './web-presence.service';
-import { imageResolver } from '../../platform/http/images';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 
 const section = 'Registry lookups';
 
 export const lookupsRoutes: RouteFactory = (deps) => {
-  const images = imageResolver(deps.config);
-  const { registry } = deps;
+  const { images, registry } = deps;
   return [
     route({
       method: 'GET',

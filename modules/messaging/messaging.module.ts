@@ -6,6 +6,15 @@ import type * as smsActivities from './sms.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
 import { scheduledSmsKind } from '../../platform/workflow-kinds';
 import { smsResource } from './sms.resource';
+import type { SmsSchedulerPort } from './sms-workflow-ids';
+
+// Declaration merging: platform names no module.
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** Timer workflows of scheduled SMS. */
+    smsScheduler: SmsSchedulerPort;
+  }
+}
 
 /** SMS: messages, templates, the gateway webhook and scheduled sends (one timer workflow each). */
 export const messagingModule = defineModule({

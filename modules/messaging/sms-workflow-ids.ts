@@ -8,7 +8,7 @@ export const SCHEDULED_SMS_WORKFLOW_PREFIX = scheduledSmsKind.kind;
 export const scheduledSmsWorkflowId = (workspaceId: string, scheduledId: string): string =>
   scheduledSmsKind.workflowId(workspaceId, scheduledId);
 
-/** What the API needs from the workflow engine for scheduled SMS (adapter: temporal/sms-client.ts). */
+/** What the API needs from the workflow engine for scheduled SMS (adapter: sms-client.ts). */
 export interface SmsSchedulerPort {
   /** Starts the timer workflow; an existing one with that id is success. */
   start(input: ScheduledSmsWorkflowInput): Promise<'started' | 'already_started'>;

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as people from './people.service';
 import { PERSON_SUMMARY_FIELDS } from './people.schemas';
-import { imageResolver } from '../../platform/http/images';
 import { project } from '../../platform/shared/list-query';
 import { route } from '../../platform/http/registry';
 import { childListRoute, timelineRoutes } from '../timeline';
@@ -26,7 +25,7 @@ const parent = { base: '/api/v1/people', section, kind: 'person', load: people.g
 const imageErrors = [502];
 
 export const peopleRoutes: RouteFactory = (deps) => {
-  const images = imageResolver(deps.config);
+  const images = deps.images;
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
     route({

@@ -4,6 +4,7 @@
  * `*.messages.ts`, `*.workflow.ts`) are read by the registries directly; tests and benches may reach inside.
  */
 export { sequenceWorkflowPort, type SequenceEngineDeps, type SequenceWorkflowPort } from './ports';
+export { createSequenceWorkflowPort } from './sequence-client';
 export { enrollmentStartQueue } from './start-queue';
 export { reconcileEnrollments } from './reconcile';
 export { enrollEntities } from './enroll.service';

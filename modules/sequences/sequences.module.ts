@@ -9,6 +9,28 @@ import { sequenceEnrollmentKind } from './sequence-enrollment.kind';
 import { sequenceAutoEnrollSubscriber } from './auto-enroll';
 import { sequenceExitSubscriber } from './exit-subscriber';
 import { sequenceResource } from './sequences.resource';
+import type { SequenceWorkflowPort } from './ports';
+
+// The sequence engine's workflow port, as each composition root shares it (declaration merging: platform names no
+// module).
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** Sequence enrollments (pause, resume, unenroll), bounded like `workflows`. */
+    sequenceWorkflows: SequenceWorkflowPort;
+  }
+}
+declare module '../../platform/activity-deps' {
+  interface ActivityDeps {
+    /** Starts and signals sequence enrollments (add_to_sequence); absent in processes that do not enroll. */
+    sequenceWorkflows?: SequenceWorkflowPort;
+  }
+}
+declare module '../../platform/outbox/subscriber' {
+  interface SubscriberDeps {
+    /** The `sequences` subscribers; required unless left out by name. */
+    sequenceWorkflows?: SequenceWorkflowPort;
+  }
+}
 
 /** Sequences: enrollments (one workflow each), their steps, exit conditions and auto-enrollment. */
 export const sequencesModule = defineModule({

@@ -8,6 +8,15 @@ import { webhookDeliveryKind } from './webhook-delivery.kind';
 import { webhookEnv } from './settings';
 import { createWebhookSubscriber } from './subscriber';
 import { webhookSubscriptionResource } from './webhooks.resource';
+import type { WebhookRetryPort } from './ports';
+
+// Declaration merging: platform names no module.
+declare module '../../platform/outbox/subscriber' {
+  interface SubscriberDeps {
+    /** Retry workflows of outbound webhook deliveries (the `webhooks` subscriber; required unless left out by name). */
+    webhookRetries?: WebhookRetryPort;
+  }
+}
 
 /** Outbound webhooks: subscriptions, deliveries (first attempt by the subscriber, retries as workflows). */
 export const webhooksModule = defineModule({

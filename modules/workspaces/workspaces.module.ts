@@ -4,6 +4,15 @@ import type * as systemRouter from './system.router';
 import { ApiKey } from './api-key.entity';
 import { RateLimitWindow } from './rate-limit-window.entity';
 import { Workspace } from './workspace.entity';
+import type { ActorCache } from './authenticate';
+
+// Declaration merging: platform names no module.
+declare module '../../platform/http/app-deps' {
+  interface AppDeps {
+    /** API-key lookups cached in this process, emptied by NOTIFY (key-cache.ts); none: no cache. */
+    keyCache?: ActorCache;
+  }
+}
 
 /** The workspace itself: health, readiness and the caller (system routes). */
 export const workspacesModule = defineModule({

@@ -3,9 +3,6 @@ import type { WorkflowPort } from '../workflow-port';
 import type { AppConfig } from '../config';
 import type { EventName } from './catalog';
 import type { Logger } from '../logger';
-import type { MessagingDeps } from '../../modules/email';
-import type { SequenceWorkflowPort } from '../../modules/sequences';
-import type { WebhookRetryPort } from '../../modules/webhooks';
 
 /** An outbox row as subscribers see it (read with raw SQL by the dispatcher, not an ORM entity). */
 export interface OutboxEventRecord {
@@ -67,8 +64,9 @@ export interface Subscriber {
 
 /**
  * What subscribers may use. Each subscriber forks its own EM per event (never `orm.em` itself).
- * Ports to other engines (workflow starter, search indexer, webhook sender) are added here by the
- * features that need them, so `domain/` stays free of Temporal and search imports.
+ * Ports to other engines (workflow starter, search indexer, webhook sender) are optional fields, so that a module
+ * stays free of Temporal and search imports. A module adds its own by declaration merging
+ * (`declare module '…/platform/outbox/subscriber' { interface SubscriberDeps { … } }`): platform imports no module.
  */
 export interface SubscriberDeps {
   orm: MikroORM;
@@ -79,12 +77,6 @@ export interface SubscriberDeps {
    * unless told).
    */
   workflows?: WorkflowPort;
-  /** The process's e-mail transports and SMS gateway (the worker builds them once); absent: built on first use. */
-  messaging?: MessagingDeps;
-  /** Retry workflows of outbound webhook deliveries (the `webhooks` subscriber; required unless left out by name). */
-  webhookRetries?: WebhookRetryPort;
-  /** The sequence engine's workflow port (the `sequences` subscribers; required unless left out by name). */
-  sequenceWorkflows?: SequenceWorkflowPort;
   /**
    * search/index-subscriber.ts's createSearchIndexSubscriber (the `search-index` subscriber; required unless left out
    * by name).

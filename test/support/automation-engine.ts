@@ -16,7 +16,7 @@ import { createActivities } from '../../app/activities';
 import { createTemporalClient } from '../../platform/temporal/client';
 import { crmDataConverter } from '../../platform/temporal/codec';
 import { createWorkflowPort } from '../../platform/temporal/workflow-client';
-import { createSequenceWorkflowPort } from '../../platform/temporal/sequence-client';
+import { createSequenceWorkflowPort } from '../../modules/sequences';
 import { AutomationExecution, AutomationStep } from '../../modules/automations/automation.entity';
 import type { EngineDeps, WorkflowPort } from '../../modules/automations/engine/ports';
 import { startExecution } from '../../modules/automations/engine/start';

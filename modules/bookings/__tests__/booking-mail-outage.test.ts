@@ -12,7 +12,7 @@ import { createOutboxDispatcher, type OutboxDispatcher } from '../../../platform
 import { buildSubscribers } from '../../../app/subscribers';
 import { STANDARD_RETRY_SCHEDULE_MS } from '../../webhooks/settings';
 import { createSearchIndexSubscriber } from '../../../search/index-subscriber';
-import { createSequenceWorkflowPort } from '../../../platform/temporal/sequence-client';
+import { createSequenceWorkflowPort } from '../../sequences/sequence-client';
 import type { Tenant } from '../../../test/support/app';
 import {
   action,

@@ -9,7 +9,7 @@ import { reconcileEnrollments } from '../reconcile';
 import { Sequence, SequenceEnrollment } from '../sequence.entity';
 import { enrollmentWorkflowId } from '../workflow-ids';
 import { createRecord } from '../../../platform/shared/records';
-import { createSequenceWorkflowPort } from '../../../platform/temporal/sequence-client';
+import { createSequenceWorkflowPort } from '../sequence-client';
 import { workspaceCtx } from '../../../test/support/automations';
 import { signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken } from '../unsubscribe';
 import { forkForWorkspace } from '../../../platform/orm/tenant';

@@ -1,8 +1,8 @@
 /** The Temporal adapter of SmsSchedulerPort (modules/messaging/sms-workflow-ids.ts): used by the API. */
 import type { Client } from '@temporalio/client';
-import type { SmsSchedulerPort } from '../../modules/messaging';
-import { scheduledSmsKind } from '../workflow-kinds';
-import { createWorkflowPort } from './workflow-client';
+import type { SmsSchedulerPort } from './sms-workflow-ids';
+import { scheduledSmsKind } from '../../platform/workflow-kinds';
+import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 
 export function createSmsScheduler(client: Client, taskQueue: string): SmsSchedulerPort {
   const port = createWorkflowPort(client, taskQueue);

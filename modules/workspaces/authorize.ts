@@ -1,14 +1,14 @@
+/**
+ * The API key check of every authenticated route (api/app.ts): the key from the request, its rate limits, then the
+ * route's scopes and roles. A workspaces concern, so it lives here rather than in the HTTP kit (platform/http).
+ */
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Access } from './registry';
-import { DomainError } from '../errors';
-import {
-  authenticateAndCount,
-  type ActorCache,
-  type Authenticated,
-  type RateLimitState,
-} from '../../modules/workspaces';
-import type { AuthFailureLimiter } from './auth-failures';
+import type { Access } from '../../platform/http/registry';
+import { DomainError } from '../../platform/errors';
+import { authenticateAndCount, type ActorCache, type Authenticated } from './authenticate';
+import type { RateLimitState } from './rate-limit.service';
+import type { AuthFailureLimiter } from '../../platform/http/auth-failures';
 
 export function extractKey(ctx: Context): string | undefined {
   const header = ctx.get('authorization');
