@@ -7,4 +7,5 @@ export { sequenceWorkflowPort, type SequenceEngineDeps, type SequenceWorkflowPor
 export { enrollmentStartQueue } from './start-queue';
 export { reconcileEnrollments } from './reconcile';
 export { enrollEntities } from './enroll.service';
+export { sequenceEnroller } from './automation-enroller';
 export type { EnrollEntityType } from './definition.schemas';
