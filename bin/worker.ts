@@ -18,7 +18,7 @@ import { inFlightLimit } from '../modules/automations';
 import { enrollmentStartQueue, reconcileEnrollments, type SequenceEngineDeps } from '../modules/sequences';
 import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../platform/config';
-import { createAiProvider } from '../modules/ai';
+import { createAiProvider } from '../adapters/ai/factory';
 import { createMessagingDeps, type MessagingDeps } from '../modules/email';
 import { createLogger, type Logger } from '../platform/logger';
 import { lowerProcessPriority } from '../platform/process-priority';

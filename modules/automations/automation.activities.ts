@@ -5,7 +5,7 @@
  */
 import { lazy } from '../../platform/shared/lazy';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createAiProvider, type AiProvider } from '../ai';
+import type { AiProvider } from '../ai';
 import { systemNamespace } from './engine/context';
 import { nodeDataWithSecrets } from './engine/secret-refs';
 import type { EngineDeps } from './engine/ports';
@@ -52,7 +52,7 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
     log: opts.log,
     engine: opts.engine,
     messaging: opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config)),
-    ai: opts.ai ? () => opts.ai! : lazy(() => createAiProvider(opts.config)),
+    ai: () => opts.ai ?? null,
     sequences: opts.sequences,
   };
 

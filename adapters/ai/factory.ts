@@ -1,8 +1,8 @@
 import type { AppConfig } from '../../platform/config';
 import { DomainError } from '../../platform/errors';
 import type { SafeFetch } from '../../platform/net/safe-fetch';
-import type { AiProvider } from './ai-provider.port';
-import { createOpenAiCompatibleProvider, type AiSettings } from '../../adapters/ai/openai-compatible';
+import type { AiProvider } from '../../modules/ai/ai-provider.port';
+import { createOpenAiCompatibleProvider, type AiSettings } from './openai-compatible';
 
 export const AI_NOT_CONFIGURED = 'AI is not configured: set AI_BASE_URL, AI_API_KEY and AI_MODEL';
 
