@@ -85,8 +85,6 @@ module.exports = {
           '^modules/files/storage-factory\\.ts$',
           // providerFor: the OneDrive or Google Drive provider, built once per config.
           '^modules/files/cloud\\.service\\.ts$',
-          // createAiProvider: the OpenAI-compatible provider AI_* configures.
-          '^modules/ai/factory\\.ts$',
           // Not factories: the outbox subscriber and the retry attempt call the HTTP sender directly (no sender
           // port is injected yet; their deps take only the fetch it uses). Listed so that no other file joins them.
           '^modules/webhooks/(subscriber|attempts)\\.ts$',

@@ -1,5 +1,6 @@
 import { MODULES } from './modules';
 import type { ActivityDeps } from '../platform/activity-deps';
+import { createAiProvider } from '../adapters/ai/factory';
 
 export type { ActivityDeps } from '../platform/activity-deps';
 
@@ -14,7 +15,10 @@ export type Activities = Intersection<ActivitiesOf<Modules>>;
  * All activities registered on the worker: each module's `activities` factory (domain/<feature>/<feature>.module.ts),
  * in MODULES order. An activity name given by two modules is refused (the worker would run only one of them).
  */
-export function createActivities(deps: ActivityDeps): Activities {
+export function createActivities(given: ActivityDeps): Activities {
+  // The provider AI_* configures, when the caller gives none (tests, benches; the worker builds it): built here, in the
+  // composition, because a module does not import the adapters implementing its ports.
+  const deps: ActivityDeps = { ...given, ai: given.ai ?? createAiProvider(given.config) };
   const all: Record<string, unknown> = {};
   const owner = new Map<string, string>();
   for (const m of MODULES as readonly Modules[]) {

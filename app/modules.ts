@@ -32,6 +32,9 @@ import { crmConnectModule } from '../modules/crm-connect/crm-connect.module';
 import { imagesModule } from '../modules/images/images.module';
 import { automationsModule } from '../modules/automations/automations.module';
 import { sequencesModule } from '../modules/sequences/sequences.module';
+import { sequenceEnroller } from '../modules/sequences';
+import { companyPeople } from '../modules/people';
+import { companyDeals, personDeals } from '../modules/deals';
 import { emailModule } from '../modules/email/email.module';
 import { messagingModule } from '../modules/messaging/messaging.module';
 import { reportsModule } from '../modules/reports/reports.module';
@@ -51,10 +54,12 @@ import { extensionModule } from '../modules/extension/extension.module';
 import { contractsModule } from '../modules/contracts/contracts.module';
 import type { WorkflowKind } from '../platform/workflow-kinds';
 
+// companies, people and automations are given what they use of modules that build on them (the people and deals of
+// a company, a person's deals, the sequence enrollment of add_to_sequence): those import them, not the reverse.
 export const MODULES = [
   workspacesModule,
-  companiesModule,
-  peopleModule,
+  companiesModule({ people: companyPeople, deals: companyDeals }),
+  peopleModule({ deals: personDeals }),
   leadsModule,
   customFieldsModule,
   tagsModule,
@@ -73,7 +78,7 @@ export const MODULES = [
   calendarModule,
   crmConnectModule,
   imagesModule,
-  automationsModule,
+  automationsModule(sequenceEnroller),
   sequencesModule,
   emailModule,
   messagingModule,

@@ -22,7 +22,7 @@ import {
 } from '../modules/sequences';
 import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../platform/config';
-import { createAiProvider } from '../modules/ai';
+import { createAiProvider } from '../adapters/ai/factory';
 import { createMessagingDeps, type MessagingDeps } from '../modules/email';
 import { createLogger, type Logger } from '../platform/logger';
 import { lowerProcessPriority } from '../platform/process-priority';

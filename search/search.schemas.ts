@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { SEARCH_TYPES, SPEC_SEARCH_TYPES } from './registry';
 import { idView } from '../platform/shared/views';
-
-export const SEARCH_Q_MIN = 2;
-export const SEARCH_Q_MAX = 200;
-export const SEARCH_LIMIT_MAX = 50;
+import { searchTextParams } from '../platform/shared/search-text';
 
 const typesParam = z
   .string()
@@ -31,20 +28,9 @@ const typesParam = z
   });
 
 export const searchQuery = z.object({
-  q: z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a single string') })
-    .trim()
-    .min(SEARCH_Q_MIN, `must be at least ${SEARCH_Q_MIN} characters`)
-    .max(SEARCH_Q_MAX, `must be at most ${SEARCH_Q_MAX} characters`)
-    .describe('search text (typo-tolerant; the last word matches as a prefix)'),
+  q: searchTextParams.q,
   types: typesParam.optional().describe(`comma list of ${SEARCH_TYPES.join(', ')}; default all`),
-  limit: z.coerce
-    .number({ message: 'limit must be a number' })
-    .int('limit must be an integer')
-    .min(1, 'limit must be at least 1')
-    .max(SEARCH_LIMIT_MAX, `limit must be at most ${SEARCH_LIMIT_MAX}`)
-    .default(10)
-    .describe(`hits per type (default 10, max ${SEARCH_LIMIT_MAX})`),
+  limit: searchTextParams.limit,
 });
 
 export const searchHitView = z.object({

@@ -5,7 +5,7 @@
  */
 import { lazy } from '../../platform/shared/lazy';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { createAiProvider, type AiProvider } from '../ai';
+import type { AiProvider } from '../ai';
 import { systemNamespace } from './engine/context';
 import { nodeDataWithSecrets } from './engine/secret-refs';
 import type { EngineDeps } from './engine/ports';
@@ -26,9 +26,8 @@ import { DomainError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { createMessagingDeps, type MessagingDeps } from '../email';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import type { SequenceEngineDeps } from '../sequences';
 import { handlerFor, resolveActionConfig } from './actions';
-import type { AutomationActivityDeps } from './actions/deps';
+import type { AutomationActivityDeps, SequenceEnroller } from './actions/deps';
 import { aiContext, parseAi, performAi, type AiConfig } from './actions/ai';
 import { fanOut, lookupContext, parseLookup, performLookup, type LookupConfig } from './actions/lookup';
 import { runStep } from './actions/step-runner';
@@ -43,7 +42,7 @@ export interface AutomationActivityOptions {
   engine: EngineDeps;
   messaging?: MessagingDeps;
   ai?: AiProvider;
-  sequences?: SequenceEngineDeps;
+  sequences?: SequenceEnroller;
 }
 
 export function createAutomationActivities(opts: AutomationActivityOptions) {
@@ -53,7 +52,7 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
     log: opts.log,
     engine: opts.engine,
     messaging: opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config)),
-    ai: opts.ai ? () => opts.ai! : lazy(() => createAiProvider(opts.config)),
+    ai: () => opts.ai ?? null,
     sequences: opts.sequences,
   };
 

@@ -10,3 +10,4 @@ export { createRunStarter, type RunStarter } from './engine/starter';
 export { reconcileSchedules } from './engine/schedules';
 export { inFlightLimit, type InFlightLimit } from './engine/in-flight';
 export { pruneSkips } from './engine/skips';
+export type { SequenceEnroller } from './actions/deps';

@@ -3,6 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as companiesRouter from './companies.router';
 import { companyResource } from './companies.resource';
 import type { ImageResolver } from './companies.service';
+import type { CompanyRelations } from './relations';
 
 // Declaration merging: platform names no module.
 declare module '../../platform/http/app-deps' {
@@ -12,9 +13,11 @@ declare module '../../platform/http/app-deps' {
   }
 }
 
-export const companiesModule = defineModule({
-  name: 'companies',
-  resources: [companyResource],
-  // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('./companies.router') as typeof companiesRouter).companiesRoutes],
-});
+/** `related`: what the company routes show of people and deals (relations.ts), given by the composition. */
+export const companiesModule = (related: CompanyRelations) =>
+  defineModule({
+    name: 'companies',
+    resources: [companyResource],
+    // Loaded when the API mounts them (the worker never loads the HTTP layer).
+    routes: () => [(require('./companies.router') as typeof companiesRouter).companiesRoutesWith(related)],
+  });

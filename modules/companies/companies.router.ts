@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../platform/http/app-deps';
+import type { AppDeps, RouteFactory } from '../../platform/http/app-deps';
 import * as companies from './companies.service';
 import { COMPANY_SUMMARY_FIELDS } from './companies.schemas';
-import { linkPerson, listCompanyPeople, unlinkCompanyPeople, unlinkPerson, personView } from '../people';
 import { project } from '../../platform/shared/list-query';
-import { ok, route } from '../../platform/http/registry';
+import { ok, route, type RouteDef } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { childListRoute, timelineRoutes } from '../timeline';
 import { companyLookupQuery, companyLookupView, lookupCompany } from './company-lookup';
@@ -19,7 +18,7 @@ import {
   unlinkResultView,
   updateCompanyBody,
 } from './companies.schemas';
-import { dealView, detachCompanyDeals, listDealsFor } from '../deals';
+import type { CompanyRelations } from './relations';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 
@@ -29,7 +28,13 @@ const parent = { base: '/api/v1/companies', section, kind: 'company', load: comp
 // Image fields (avatar, logoUrl) given as a URL are fetched: a failing image host is a 502.
 const imageErrors = [502];
 
-export const companiesRoutes: RouteFactory = (deps) => {
+/** The company routes, with what they show of people and deals (`related`, from the composition). */
+export const companiesRoutesWith =
+  (related: CompanyRelations): RouteFactory =>
+  (deps) =>
+    companiesRoutes(deps, related);
+
+function companiesRoutes(deps: AppDeps, related: CompanyRelations): RouteDef[] {
   const images = deps.images;
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
@@ -63,7 +68,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
           project(await companies.readCompany(ctx, id), query as z.infer<typeof getCompanyQuery>),
         update: (ctx, id, body, { preview }) => companies.updateCompany(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
-          await companies.deleteCompany(ctx, id, unlinkCompanyPeople, detachCompanyDeals);
+          await companies.deleteCompany(ctx, id, related.people.unlinkAll, related.deals.detachAll);
         },
       },
       summaries: {
@@ -81,7 +86,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
         update: { errors: imageErrors },
       },
     }),
-    childListRoute(parent, 'people', 'People linked to the company.', personView, listCompanyPeople),
+    childListRoute(parent, 'people', 'People linked to the company.', related.people.view, related.people.list),
     route({
       method: 'POST',
       path: '/api/v1/companies/:id/people',
@@ -93,7 +98,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
       summary:
         "Link a person to the company (body { personId }); the first linked company becomes the person's primary company.",
       response: envelopes.data(linkResultView),
-      handler: async ({ ctx, params, body }) => ok(await linkPerson(ctx, params.id, body.personId)),
+      handler: async ({ ctx, params, body }) => ok(await related.people.link(ctx, params.id, body.personId)),
     }),
     route({
       method: 'DELETE',
@@ -110,12 +115,10 @@ export const companiesRoutes: RouteFactory = (deps) => {
         const parsed = personLinkBody.parse({
           personId: query.personId ?? (koa.request.body as { personId?: unknown } | undefined)?.personId,
         });
-        return ok(await unlinkPerson(ctx, params.id, parsed.personId));
+        return ok(await related.people.unlink(ctx, params.id, parsed.personId));
       },
     }),
-    childListRoute(parent, 'deals', 'Deals of the company.', dealView, (ctx, id, page) =>
-      listDealsFor(ctx, { company: id }, page),
-    ),
+    childListRoute(parent, 'deals', 'Deals of the company.', related.deals.view, related.deals.list),
     ...timelineRoutes(parent, 'companyId', 'company'),
   ];
-};
+}

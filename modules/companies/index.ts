@@ -30,3 +30,4 @@ export {
   type DetachCompanyDeals,
   type UnlinkCompanyPeople,
 } from './companies.service';
+export type { CompanyRelations, RelatedList } from './relations';

@@ -33,8 +33,9 @@ import { envelopes } from '../../platform/http/crud';
 import { pageParams } from '../../platform/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import { z } from 'zod';
-import { searchQuery } from '../../search/search.schemas';
-import { customObjectImportBody, customObjectImporter, MAX_IMPORT_ROWS, runImport } from '../imports';
+import { searchTextParams } from '../../platform/shared/search-text';
+import { customObjectImportBody, MAX_IMPORT_ROWS, runImport } from '../imports';
+import { customObjectImporter } from './importer';
 import { customObjectExportBody, customObjectExportQuery, DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../exports';
 import { admin, read, write } from '../../platform/http/access';
 
@@ -61,7 +62,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       path: `${base}/search`,
       section,
       access: read,
-      query: searchQuery.pick({ q: true, limit: true }),
+      query: z.object(searchTextParams),
       response: envelopes.data(customObjectSearchView),
       summary:
         'Search the records of every custom object with `searchable: true` (q: 2-200 characters, limit: default 10, max 50).',

@@ -4,7 +4,6 @@ import { createDeal, updateDeal, type DealInput } from '../deals';
 import { matchCompany, matchPersonByEmail } from '../inbound';
 import { createLead, updateLead, type LeadInput } from '../leads';
 import { createPerson, updatePerson, type PersonInput } from '../people';
-import { createRecordOf, previewRecordOf } from '../custom-objects';
 import type { ImportRunEntityType } from './import-run.entity';
 
 /**
@@ -85,19 +84,3 @@ export const dealImporter: Importer<DealRow> = {
   create: (ctx, row, preview) => createDeal(ctx, row, { preview }),
   update: (ctx, id, row, preview) => updateDeal(ctx, id, row, { preview }),
 };
-
-/**
- * Records of one custom object: each row is validated like POST /custom-objects/:slug/records
- * (flattened or `{ data }` / `{ customFields }` wrapped). No natural key: every valid row is a new
- * record; a value taken in a unique field fails that row (409 message in the report).
- */
-export function customObjectImporter(slug: string, images: ImageResolver): Importer<Record<string, unknown>> {
-  return {
-    entityType: 'custom_object',
-    dedupeKey: null,
-    batchKeys: () => [],
-    findExisting: async () => null,
-    create: (ctx, row, preview) => (preview ? previewRecordOf(ctx, slug, row) : createRecordOf(ctx, slug, row, images)),
-    update: () => Promise.reject(new Error('custom object imports never update')),
-  };
-}

@@ -5,5 +5,5 @@
  */
 export { ImportRun } from './import-run.entity';
 export { MAX_IMPORT_ROWS, runImport } from './import.service';
-export { customObjectImporter } from './importers';
+export type { Importer } from './importers';
 export { customObjectImportBody } from './import.schemas';

@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import { domainQuery, profileQuery } from '../../platform/shared/match-keys.schemas';
 
-export const personLookupQuery = z.strictObject({
-  profile: profileQuery.describe('professional-network profile URL of the person'),
-});
-
 export const cvrMatchQuery = z
   .strictObject({
     profile: profileQuery.optional().describe('professional-network profile URL of the company'),

@@ -3,15 +3,7 @@ import { companyView } from '../companies';
 import { personView } from '../people';
 import { idView } from '../../platform/shared/views';
 
-// The company lookup's view is the companies module's (company-lookup.ts).
-
-/** GET /people/lookup: the person with the profile URL, or null. */
-export const personLookupView = z.object({
-  data: personView.nullable(),
-  matched: z.boolean(),
-  matchedOn: z.enum(['profile']).nullable(),
-});
-export type PersonLookupView = z.infer<typeof personLookupView>;
+// The company and person lookups' views are the companies and people modules' (company-lookup.ts, person-lookup.ts).
 
 /** A company as the national registry (or an enrichment source with the same contract) knows it. */
 export const registryCompanyView = z.object({

@@ -2,10 +2,13 @@
 import { defineModule } from '../../platform/module';
 import type * as peopleRouter from './people.router';
 import { personResource } from './people.resource';
+import type { PersonRelations } from './relations';
 
-export const peopleModule = defineModule({
-  name: 'people',
-  resources: [personResource],
-  // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('./people.router') as typeof peopleRouter).peopleRoutes],
-});
+/** `related`: what the person routes show of deals (relations.ts), given by the composition. */
+export const peopleModule = (related: PersonRelations) =>
+  defineModule({
+    name: 'people',
+    resources: [personResource],
+    // Loaded when the API mounts them (the worker never loads the HTTP layer).
+    routes: () => [(require('./people.router') as typeof peopleRouter).peopleRoutesWith(related)],
+  });

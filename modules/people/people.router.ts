@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../../platform/http/app-deps';
+import type { AppDeps, RouteFactory } from '../../platform/http/app-deps';
 import * as people from './people.service';
 import { PERSON_SUMMARY_FIELDS } from './people.schemas';
 import { project } from '../../platform/shared/list-query';
-import { route } from '../../platform/http/registry';
+import { route, type RouteDef } from '../../platform/http/registry';
 import { childListRoute, timelineRoutes } from '../timeline';
-import { lookupPerson, personLookupQuery, personLookupView } from '../lookups';
+import { lookupPerson, personLookupQuery, personLookupView } from './person-lookup';
 import {
   createPersonBody,
   getPersonQuery,
@@ -15,7 +15,7 @@ import {
   updatePersonBody,
 } from './people.schemas';
 import { companyView } from '../companies';
-import { dealView, detachPersonDeals, listDealsFor } from '../deals';
+import type { PersonRelations } from './relations';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 
@@ -24,7 +24,13 @@ const parent = { base: '/api/v1/people', section, kind: 'person', load: people.g
 // An avatar given as a URL is fetched: a failing image host is a 502.
 const imageErrors = [502];
 
-export const peopleRoutes: RouteFactory = (deps) => {
+/** The person routes, with what they show of deals (`related`, from the composition). */
+export const peopleRoutesWith =
+  (related: PersonRelations): RouteFactory =>
+  (deps) =>
+    peopleRoutes(deps, related);
+
+function peopleRoutes(deps: AppDeps, related: PersonRelations): RouteDef[] {
   const images = deps.images;
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
@@ -58,7 +64,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
           project(await people.readPerson(ctx, id), query as z.infer<typeof getPersonQuery>),
         update: (ctx, id, body, { preview }) => people.updatePerson(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
-          await people.deletePerson(ctx, id, detachPersonDeals);
+          await people.deletePerson(ctx, id, related.deals.detachAll);
         },
       },
       summaries: {
@@ -77,9 +83,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
       },
     }),
     childListRoute(parent, 'companies', 'Companies the person is linked to.', companyView, people.listPersonCompanies),
-    childListRoute(parent, 'deals', 'Deals where the person is the contact.', dealView, (ctx, id, page) =>
-      listDealsFor(ctx, { personRef: id }, page),
-    ),
+    childListRoute(parent, 'deals', 'Deals where the person is the contact.', related.deals.view, related.deals.list),
     ...timelineRoutes(parent, 'personId', 'person'),
   ];
-};
+}

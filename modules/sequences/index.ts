@@ -8,4 +8,5 @@ export { createSequenceWorkflowPort } from './sequence-client';
 export { enrollmentStartQueue } from './start-queue';
 export { reconcileEnrollments } from './reconcile';
 export { enrollEntities } from './enroll.service';
+export { sequenceEnroller } from './automation-enroller';
 export type { EnrollEntityType } from './definition.schemas';

@@ -8,7 +8,7 @@ import { lazy } from '../../platform/shared/lazy';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
-import { createAiProvider, type AiProvider } from '../ai';
+import type { AiProvider } from '../ai';
 import { checkCondition } from '../automations/conditions.pure';
 import { automationActor, automationActorId } from '../automations/index.actor';
 import { resolveValue } from '../../platform/shared/placeholders.pure';
@@ -43,7 +43,7 @@ export interface SequenceActivityOptions {
 
 export function createSequenceActivities(opts: SequenceActivityOptions) {
   const messaging = opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config));
-  const ai = opts.ai ? () => opts.ai! : lazy(() => createAiProvider(opts.config));
+  const ai = () => opts.ai ?? null;
   const log = opts.log;
   const deps: StepDeps = { config: opts.config, messaging, ai, staleClaimMs: opts.staleClaimMs };
 

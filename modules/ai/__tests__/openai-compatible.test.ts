@@ -1,5 +1,5 @@
 import { loadConfig } from '../../../platform/config';
-import { createAiProvider } from '../factory';
+import { createAiProvider } from '../../../adapters/ai/factory';
 import { createOpenAiCompatibleProvider } from '../../../adapters/ai/openai-compatible';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 

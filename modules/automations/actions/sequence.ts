@@ -4,16 +4,16 @@
  * already enrolled is skipped (reason already_enrolled); with it, the running enrollment restarts.
  */
 import { isId } from '../../../platform/ids';
-import { enrollEntities, type EnrollEntityType } from '../../sequences';
+import type { SequenceEntityType } from './deps';
 import { fail, recordIdOf, requireTrigger, type ActionHandler, type RecordKind } from './types';
 
-const TYPE_OF_KIND: Record<RecordKind, EnrollEntityType> = {
+const TYPE_OF_KIND: Record<RecordKind, SequenceEntityType> = {
   lead: 'Lead',
   person: 'People',
   deal: 'Deal',
   company: 'Company',
 };
-const KIND_OF_TYPE: Record<EnrollEntityType, RecordKind> = {
+const KIND_OF_TYPE: Record<SequenceEntityType, RecordKind> = {
   Lead: 'lead',
   People: 'person',
   Deal: 'deal',
@@ -22,7 +22,7 @@ const KIND_OF_TYPE: Record<EnrollEntityType, RecordKind> = {
 
 export const addToSequenceAction: ActionHandler<{
   sequenceId: string;
-  entityType: 'trigger' | EnrollEntityType;
+  entityType: 'trigger' | SequenceEntityType;
   forceRestart: boolean;
 }> = {
   // The enrollment commits in its own transaction before its workflow starts; a retry finds it enrolled.
@@ -30,9 +30,9 @@ export const addToSequenceAction: ActionHandler<{
   describe: (c) =>
     `would enroll the ${c.entityType === 'trigger' ? 'trigger record' : c.entityType} in sequence ${c.sequenceId}${c.forceRestart ? ' (restarting a running enrollment)' : ''}`,
   async run(env, c) {
-    const engine = env.deps.sequences ?? fail('add_to_sequence: the sequence engine is not available in this worker');
+    const enroll = env.deps.sequences ?? fail('add_to_sequence: the sequence engine is not available in this worker');
     if (!isId(c.sequenceId)) fail('add_to_sequence: sequenceId must be a 24-character hex id');
-    let entityType: EnrollEntityType;
+    let entityType: SequenceEntityType;
     let entityId: string;
     if (c.entityType === 'trigger') {
       const t = requireTrigger(env.input.context, 'add_to_sequence');
@@ -44,7 +44,7 @@ export const addToSequenceAction: ActionHandler<{
         recordIdOf(env.input.context, KIND_OF_TYPE[c.entityType]) ??
         fail(`add_to_sequence: this run has no ${c.entityType} record`);
     }
-    const [r] = await enrollEntities(env.ctx, engine, c.sequenceId, entityType, [entityId], {
+    const [r] = await enroll(env.ctx, c.sequenceId, entityType, [entityId], {
       source: 'automation',
       forceRestart: c.forceRestart,
       duplicateMode: c.forceRestart ? 'block_with_restart' : 'block',

@@ -1,8 +1,8 @@
 import type { AppConfig } from '../../platform/config';
 import { DomainError } from '../../platform/errors';
 import type { SafeFetch } from '../../platform/net/safe-fetch';
-import type { AiProvider } from './ai-provider.port';
-import { createOpenAiCompatibleProvider, type AiSettings } from '../../adapters/ai/openai-compatible';
+import type { AiProvider } from '../../modules/ai/ai-provider.port';
+import { createOpenAiCompatibleProvider, type AiSettings } from './openai-compatible';
 
 // Declaration merging: platform names no module.
 declare module '../../platform/activity-deps' {
