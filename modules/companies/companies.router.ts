@@ -29,8 +29,7 @@ const parent = { base: '/api/v1/companies', section, kind: 'company', load: comp
 // Image fields (avatar, logoUrl) given as a URL are fetched: a failing image host is a 502.
 const imageErrors = [502];
 
-export const companiesRoutes: RouteFactory = (deps) => {
-  const images = deps.images;
+export const companiesRoutes: RouteFactory = ({ images }) => {
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
     route({

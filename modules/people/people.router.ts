@@ -24,8 +24,7 @@ const parent = { base: '/api/v1/people', section, kind: 'person', load: people.g
 // An avatar given as a URL is fetched: a failing image host is a 502.
 const imageErrors = [502];
 
-export const peopleRoutes: RouteFactory = (deps) => {
-  const images = deps.images;
+export const peopleRoutes: RouteFactory = ({ images }) => {
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
     route({
