@@ -34,8 +34,7 @@ export const companiesRoutesWith =
   (deps) =>
     companiesRoutes(deps, related);
 
-function companiesRoutes(deps: AppDeps, related: CompanyRelations): RouteDef[] {
-  const images = deps.images;
+function companiesRoutes({ images }: AppDeps, related: CompanyRelations): RouteDef[] {
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
     route({

@@ -30,8 +30,7 @@ export const peopleRoutesWith =
   (deps) =>
     peopleRoutes(deps, related);
 
-function peopleRoutes(deps: AppDeps, related: PersonRelations): RouteDef[] {
-  const images = deps.images;
+function peopleRoutes({ images }: AppDeps, related: PersonRelations): RouteDef[] {
   return [
     // Before /:id, which would otherwise take "lookup" for an id.
     route({
