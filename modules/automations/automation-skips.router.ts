@@ -4,7 +4,7 @@ import { listSkipsQuery, skipView } from './engine/skips.schemas';
 import { SKIP_RETENTION_DAYS } from './engine/skips';
 import { idParams } from '../../platform/shared/schemas';
 import { envelopes } from '../../platform/http/crud';
-import { paged, route } from '../../platform/http/registry';
+import { pageOf, route } from '../../platform/http/registry';
 
 /** Why an automation did not run (issue 27). */
 export const automationSkipsRoutes: RouteFactory = () => [
@@ -18,9 +18,6 @@ export const automationSkipsRoutes: RouteFactory = () => [
     resources: { id: 'automation' },
     summary: `Trigger evaluations of this automation that started no run, newest first, optionally for one record (entityType, entityId) or one reason: conditions_false (the trigger's filters did not match), entity_type_mismatch, inactive, run_cap (maxRunsPer… or maxTotalRuns), rate_limited (webhook calls), duplicate (a repeated trigger key), workspace_suspended, loop_guard (the event came from this automation's own run). Each with the values that decided it. Kept ${SKIP_RETENTION_DAYS} days.`,
     response: envelopes.list(skipView),
-    handler: async ({ ctx, params, query }) => {
-      const { items, total } = await listSkips(ctx, params.id, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, params, query }) => pageOf(await listSkips(ctx, params.id, query), query),
   }),
 ];

@@ -3,7 +3,7 @@ import * as automations from './automations.service';
 import * as reads from './automations-read.service';
 import type { ValidationIssue } from '../../platform/shared/zod-kit';
 import { envelopes } from '../../platform/http/crud';
-import { ok, paged, route, type Reply } from '../../platform/http/registry';
+import { ok, pageOf, route, type Reply } from '../../platform/http/registry';
 import {
   automationStatsView,
   automationToggleView,
@@ -47,10 +47,7 @@ export const automationsRoutes: RouteFactory = () => [
     query: listAutomationsQuery,
     summary: 'List automations (newest first), optionally only active or inactive ones.',
     response: envelopes.list(automationView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await reads.listAutomations(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await reads.listAutomations(ctx, query), query),
   }),
   route({
     method: 'POST',
@@ -161,9 +158,6 @@ export const automationsRoutes: RouteFactory = () => [
     resources,
     summary: 'Executions of an automation, newest first, optionally by status (without graph snapshot and context).',
     response: envelopes.list(executionSummaryView),
-    handler: async ({ ctx, params, query }) => {
-      const { items, total } = await reads.listExecutions(ctx, params.id, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, params, query }) => pageOf(await reads.listExecutions(ctx, params.id, query), query),
   }),
 ];

@@ -19,7 +19,7 @@ import {
   updateBookingConfigBody,
 } from './bookings.schemas';
 import { ENGINE_UNCONFIRMED_NOTE, engineCommandId } from '../../platform/http/idempotency';
-import { created, ok, paged, route, type RouteDef } from '../../platform/http/registry';
+import { created, ok, paged, pageOf, route, type RouteDef } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import { availableSlotsView, bookingConfigView, bookingView, type AvailableSlotsView } from './bookings.views';
 import { BOOKING_VIEWS } from './bookings.schemas';
@@ -89,10 +89,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       response: envelopes.list(bookingConfigView),
       summary:
         "Booking configs (oldest first). The first call creates the workspace's default config (owners as agents, Mon-Fri 09:00-17:00 Europe/Copenhagen, one 30-minute meeting type, 60 minutes notice).",
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await configs.listConfigs(ctx, query);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, query }) => pageOf(await configs.listConfigs(ctx, query), query),
     }),
     route({
       method: 'POST',

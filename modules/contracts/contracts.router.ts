@@ -3,7 +3,7 @@ import * as contracts from './contracts.service';
 import { sendContract, voidContract, type SendDeps } from './contract-send.service';
 import { contractStatusTransitions } from './contracts.rules';
 import { envelopes } from '../../platform/http/crud';
-import { created, ok, paged, route } from '../../platform/http/registry';
+import { created, ok, pageOf, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import {
   correctSignerBody,
@@ -41,10 +41,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       query: listContractsQuery,
       response: envelopes.list(contractView),
       summary: 'List contracts (newest first) with envelope status and signer progress; filter status.',
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await contracts.listContracts(ctx, query);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, query }) => pageOf(await contracts.listContracts(ctx, query), query),
     }),
     route({
       method: 'POST',

@@ -31,7 +31,7 @@ import {
 import { activityView } from '../timeline';
 import { envelopes } from '../../platform/http/crud';
 import { pageParams } from '../../platform/shared/list-query';
-import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { acknowledged, created, ok, paged, pageOf, route } from '../../platform/http/registry';
 import { z } from 'zod';
 import { searchTextParams } from '../../platform/shared/search-text';
 import { customObjectImportBody, MAX_IMPORT_ROWS, runImport } from '../imports';
@@ -78,10 +78,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       query: pageQuery,
       summary: 'Custom object definitions of the workspace (oldest first).',
       response: envelopes.list(customObjectView),
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await objects.listObjects(ctx, query);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, query }) => pageOf(await objects.listObjects(ctx, query), query),
     }),
     route({
       method: 'POST',
@@ -324,10 +321,8 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       resources: onRecord,
       summary: "The record's history (created, field changes with from/to) and activities, newest first.",
       response: envelopes.list(activityView),
-      handler: async ({ ctx, params, query }) => {
-        const { items, total } = await records.recordFeed(ctx, params.slug, params.id, query);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, params, query }) =>
+        pageOf(await records.recordFeed(ctx, params.slug, params.id, query), query),
     }),
     route({
       method: 'GET',

@@ -4,7 +4,7 @@ import type { RouteFactory } from '../../platform/http/app-deps';
 import { listEmailAccounts } from './email-accounts.service';
 import { serializeEmail } from './email-records';
 import * as emails from './emails.service';
-import { created, ok, paged, route } from '../../platform/http/registry';
+import { created, ok, paged, pageOf, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { listEmailsQuery, rsvpBody, sendEmailBody, threadParams } from './emails.schemas';
 import { getCalendarInvite, rsvpCalendarInvite } from './calendar-invite';
@@ -54,10 +54,7 @@ export const emailsRoutes: RouteFactory = (deps) => [
     summary: `E-mails, newest first (${accessNote}). Strict list: unknown parameters answer 400.`,
     description: 'view=summary answers the summary of each e-mail.',
     response: envelopes.list(z.union([emailView, emailSummaryView])),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await emails.listEmails(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await emails.listEmails(ctx, query), query),
   }),
   route({
     method: 'POST',

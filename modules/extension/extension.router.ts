@@ -2,7 +2,7 @@ import type { RouteFactory } from '../../platform/http/app-deps';
 import { addObservations, getContribution, knownDomains, networkLookup, setContribution } from './extension.service';
 import { contributionBody, networkQuery, observationsBody } from './extension.schemas';
 import { pageParams } from '../../platform/shared/list-query';
-import { ok, paged, route } from '../../platform/http/registry';
+import { ok, pageOf, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import { contributionView, knownDomainView, networkProfileView, observationsResultView } from './extension.views';
 import { z } from 'zod';
@@ -52,10 +52,7 @@ export const extensionRoutes: RouteFactory = () => [
     summary:
       'What contributing workspaces observed about a profile (by profile URL or handle): merged public facts, contributor count, first/last seen; never workspace ids or CRM data. 403 unless this workspace contributes.',
     response: envelopes.list(networkProfileView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await networkLookup(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await networkLookup(ctx, query), query),
   }),
   route({
     method: 'GET',
@@ -66,9 +63,6 @@ export const extensionRoutes: RouteFactory = () => [
     summary:
       'Known company domains of the workspace (website, else company e-mail domain; free-mail domains left out), alphabetical: { domain, companyIds }; limit up to 1000.',
     response: envelopes.list(knownDomainView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await knownDomains(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await knownDomains(ctx, query), query),
   }),
 ];

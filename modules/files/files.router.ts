@@ -11,7 +11,7 @@ import type { StagedUpload } from './receive-upload';
 import { fileDeps, fileStorageFor, localStorageFor } from './storage-factory';
 import { DomainError } from '../../platform/errors';
 import { formatZodError } from '../../platform/shared/schemas';
-import { acknowledged, created, ok, paged, route, type Reply } from '../../platform/http/registry';
+import { acknowledged, created, ok, pageOf, route, type Reply } from '../../platform/http/registry';
 import { envelopes, publicRoute } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
 import { cloudFileRoutes } from './files-cloud.router';
@@ -82,10 +82,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     summary:
       'List files (newest first); filters folderId (or "root"), q (name contains), source, entityType + entityId (files linked to a record).',
     response: envelopes.list(fileView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await files.listFiles(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await files.listFiles(ctx, query), query),
   }),
   route({
     method: 'POST',
@@ -208,10 +205,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     query: listFoldersQuery,
     summary: 'List folders by name with fileCount and folderCount; parentId (a folder id or "root") lists one level.',
     response: envelopes.list(folderView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await folders.listFolders(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await folders.listFolders(ctx, query), query),
   }),
   route({
     method: 'POST',

@@ -6,7 +6,7 @@ import * as messages from './sms-messages.service';
 import { cancelScheduled, getScheduled, listScheduled, scheduleSms, serializeScheduled } from './sms-scheduled.service';
 import { sendSms } from './sms.service';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { created, ok, paged, route } from '../../platform/http/registry';
+import { created, ok, paged, pageOf, route } from '../../platform/http/registry';
 import { envelopes, publicRoute } from '../../platform/http/crud';
 import {
   scheduledSmsView,
@@ -60,10 +60,7 @@ export const smsRoutes: RouteFactory = (deps) => {
       summary:
         'One row per counterparty number, most recent first: { phoneNumber, messageCount, unreadCount, lastMessageAt, lastMessage, contact } (contact resolved by the crm-connect phone rule: person, else company, else lead).',
       response: envelopes.list(smsThreadRowView),
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await messages.listThreads(ctx, query);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, query }) => pageOf(await messages.listThreads(ctx, query), query),
     });
   return [
     route({

@@ -14,7 +14,7 @@ import {
   metricResultView,
 } from './metrics.schemas';
 import { envelopes } from '../../platform/http/crud';
-import { ok, paged, route, type Reply } from '../../platform/http/registry';
+import { ok, pageOf, route, type Reply } from '../../platform/http/registry';
 import { read } from '../../platform/http/access';
 
 const section = 'Metrics';
@@ -45,10 +45,7 @@ export const metricsRoutes: RouteFactory = () => [
     summary:
       'The metric catalog: entries { key, label, description, category, format, mode, dimensions, measureType }, built-in metrics then `external:<seriesKey>` series; filter `category`. Default limit 100.',
     response: envelopes.list(metricCatalogEntryView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await metrics.listCatalog(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await metrics.listCatalog(ctx, query), query),
   }),
   route({
     method: 'GET',

@@ -6,7 +6,7 @@ import { getOfferSettings, updateOfferSettings } from './offer-settings.service'
 import { offerStatusTransitions } from './offers.rules';
 import { parseSecretsKey } from '../../platform/shared/secret-box';
 import { envelopes } from '../../platform/http/crud';
-import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { acknowledged, created, ok, pageOf, route } from '../../platform/http/registry';
 import {
   createOfferBody,
   listOffersQuery,
@@ -68,10 +68,7 @@ export const offersRoutes: RouteFactory = (deps) => {
       response: envelopes.list(offerView),
       summary: 'Offers, newest first; filters status, companyRef, personRef, dealRef, q (title or offer number).',
       description: STATUSES,
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await offers.listOffers(ctx, query, links);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, query }) => pageOf(await offers.listOffers(ctx, query, links), query),
     }),
     route({
       method: 'POST',

@@ -10,7 +10,7 @@ import {
 } from './pricing.views';
 import { pageParams } from '../../platform/shared/list-query';
 import { envelopes } from '../../platform/http/crud';
-import { ok, paged, route } from '../../platform/http/registry';
+import { ok, pageOf, route } from '../../platform/http/registry';
 import { idParams, objectId } from '../../platform/shared/schemas';
 import { read } from '../../platform/http/access';
 
@@ -33,10 +33,7 @@ export const calculatorsRoutes: RouteFactory = () => [
     response: envelopes.list(calculatorTemplateSummaryView),
     summary:
       'Calculator templates: every active offer type (same _id) with its inputFields, currency, vatRate, vatDisplayMode and ruleCount. Create and edit them through /offer-types.',
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await calculators.listTemplates(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await calculators.listTemplates(ctx, query), query),
   }),
   route({
     method: 'GET',
@@ -70,9 +67,6 @@ export const calculatorsRoutes: RouteFactory = () => [
     query: submissionsQuery,
     response: envelopes.list(calculatorSubmissionView),
     summary: 'Saved calculations, newest first; filters templateId and offerId.',
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await calculators.listSubmissions(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await calculators.listSubmissions(ctx, query), query),
   }),
 ];

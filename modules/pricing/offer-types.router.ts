@@ -14,7 +14,7 @@ import { ruleReference } from './rule-reference';
 import { INDUSTRIES, ruleTemplates } from './rule-templates';
 import { boolParam, pageParams } from '../../platform/shared/list-query';
 import { envelopes } from '../../platform/http/crud';
-import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { acknowledged, created, ok, pageOf, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { admin, read } from '../../platform/http/access';
 
@@ -42,10 +42,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     query: listQuery,
     response: envelopes.list(offerTypeView),
     summary: 'Offer types, newest first; only active ones unless includeInactive=true. limit max 100 (above: 400).',
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await offerTypes.listOfferTypes(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await offerTypes.listOfferTypes(ctx, query), query),
   }),
   route({
     method: 'POST',

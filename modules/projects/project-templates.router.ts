@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as templates from './project-templates.service';
-import { created, ok, paged, route } from '../../platform/http/registry';
+import { created, ok, pageOf, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
 import {
@@ -25,10 +25,7 @@ export const projectTemplatesRoutes: RouteFactory = () => [
     query: listTemplatesQuery,
     summary: 'Active project templates (default first, then by name); includeInactive=true adds deleted ones.',
     response: envelopes.list(projectTemplateView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await templates.listTemplates(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await templates.listTemplates(ctx, query), query),
   }),
   route({
     method: 'POST',

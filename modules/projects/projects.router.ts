@@ -2,7 +2,7 @@ import type { RouteFactory } from '../../platform/http/app-deps';
 import * as projects from './projects.service';
 import * as projectTasks from './project-tasks.service';
 import { createTimeEntry, listTimeEntries } from './time-entries.service';
-import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { acknowledged, created, ok, pageOf, route } from '../../platform/http/registry';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
 import {
@@ -92,10 +92,8 @@ export const projectsRoutes: RouteFactory = () => [
     resources,
     summary: 'Tasks of the project (by order, then oldest first).',
     response: envelopes.list(projectTaskView),
-    handler: async ({ ctx, params, query }) => {
-      const { items, total } = await projectTasks.listProjectTasks(ctx, params.id, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, params, query }) =>
+      pageOf(await projectTasks.listProjectTasks(ctx, params.id, query), query),
   }),
   route({
     method: 'POST',
@@ -158,10 +156,8 @@ export const projectsRoutes: RouteFactory = () => [
     resources: taskResources,
     summary: 'Comments of a project task (oldest first).',
     response: envelopes.list(projectCommentView),
-    handler: async ({ ctx, params, query }) => {
-      const { items, total } = await projectTasks.listComments(ctx, params.taskId, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, params, query }) =>
+      pageOf(await projectTasks.listComments(ctx, params.taskId, query), query),
   }),
   route({
     method: 'POST',
@@ -200,10 +196,7 @@ export const projectsRoutes: RouteFactory = () => [
     resources,
     summary: 'Time entries of the project (newest date first; filter taskId).',
     response: envelopes.list(timeEntryView),
-    handler: async ({ ctx, params, query }) => {
-      const { items, total } = await listTimeEntries(ctx, params.id, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, params, query }) => pageOf(await listTimeEntries(ctx, params.id, query), query),
   }),
   route({
     method: 'POST',

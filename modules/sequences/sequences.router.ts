@@ -11,7 +11,7 @@ import { listEnrollments, pauseEnrollment, resumeEnrollment, sequenceStats, unen
 import * as sequences from './sequences.service';
 import { unsubscribe, unsubscribeKey, UNSUBSCRIBE_PATH } from './unsubscribe';
 import { envelopes, publicRoute } from '../../platform/http/crud';
-import { ok, paged, route } from '../../platform/http/registry';
+import { ok, pageOf, route } from '../../platform/http/registry';
 import {
   eligibilityView,
   enrolledManyView,
@@ -157,10 +157,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       summary:
         'List sequences (newest first), optionally only active or inactive ones; each with enrollment counts (stats).',
       response: envelopes.list(sequenceView),
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await sequences.listSequences(ctx, query);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, query }) => pageOf(await sequences.listSequences(ctx, query), query),
     }),
     route({
       method: 'POST',
@@ -321,10 +318,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources,
       summary: 'Enrollments of a sequence, newest first, optionally by status.',
       response: envelopes.list(enrollmentView),
-      handler: async ({ ctx, params, query }) => {
-        const { items, total } = await listEnrollments(ctx, params.id, query);
-        return paged(items, { page: query.page, limit: query.limit, total });
-      },
+      handler: async ({ ctx, params, query }) => pageOf(await listEnrollments(ctx, params.id, query), query),
     }),
     route({
       method: 'GET',

@@ -6,7 +6,7 @@ import { listSupportCustomers, supportCustomerDetail } from './support-customers
 import { createTicketTimeEntry, listMessages, listTicketTimeEntries, replyToTicket } from './ticket-replies.service';
 import { FALLBACK_CATEGORY, ticketStatusTransitions } from './support.rules';
 import { validation } from '../../platform/errors';
-import { created, ok, paged, route } from '../../platform/http/registry';
+import { created, ok, paged, pageOf, route } from '../../platform/http/registry';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
 import {
@@ -173,10 +173,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     summary:
       'The conversation, oldest first: customer e-mails, public replies and internal notes; `limit` default 50 (max 200), `visibility` public or internal.',
     response: envelopes.list(ticketMessageView),
-    handler: async ({ ctx, params, query }) => {
-      const { items, total } = await listMessages(ctx, params.id, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, params, query }) => pageOf(await listMessages(ctx, params.id, query), query),
   }),
   route({
     method: 'GET',
@@ -220,10 +217,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     description:
       '`search` (alias `q`) matches name, e-mail or visitor id; `sortBy` lastActivityAt (default), totalTickets, openTickets, unread; `sortOrder` desc (default) or asc.',
     response: envelopes.list(supportCustomerView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await listSupportCustomers(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await listSupportCustomers(ctx, query), query),
   }),
   route({
     method: 'GET',

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import { bulkTags, listTags } from './tags.service';
-import { ok, paged, route } from '../../platform/http/registry';
+import { ok, pageOf, route } from '../../platform/http/registry';
 import { bulkTagsBody, bulkTagsResultView, listTagsQuery, MAX_TAGS_PAGE, tagCountView } from './tags.schemas';
 import { envelopes } from '../../platform/http/crud';
 
@@ -15,10 +15,7 @@ export const tagsRoutes: RouteFactory = () => [
     query: listTagsQuery,
     summary: `Unique tags with the number of records carrying each ({ data: [{ tag, count }], page, limit, total }; total counts unique tags), sorted by tag; all of company, person, lead and deal when entityType is omitted. limit up to ${MAX_TAGS_PAGE}.`,
     response: envelopes.list(tagCountView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await listTags(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await listTags(ctx, query), query),
   }),
   route({
     method: 'POST',

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as users from './users.service';
-import { ok, paged, route } from '../../platform/http/registry';
+import { ok, pageOf, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { listUsersQuery, updateUserBody, userView } from './users.schemas';
 import { envelopes } from '../../platform/http/crud';
@@ -17,10 +17,7 @@ export const usersRoutes: RouteFactory = () => [
     query: listUsersQuery,
     summary: 'Users of the workspace sorted by name; search matches name and e-mail.',
     response: envelopes.list(userView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await users.listUsers(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await users.listUsers(ctx, query), query),
   }),
   route({
     method: 'GET',

@@ -3,7 +3,7 @@ import * as deliveries from './deliveries.service';
 import { eventTypesDoc } from './event-types';
 import * as subs from './subscriptions.service';
 import { envelopes } from '../../platform/http/crud';
-import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { acknowledged, created, ok, pageOf, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import {
   createSubscriptionBody,
@@ -30,10 +30,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     query: listSubscriptionsQuery,
     summary: 'Outbound webhook subscriptions of the workspace, newest first (secrets masked); filter by active.',
     response: envelopes.list(webhookSubscriptionView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await subs.listSubscriptions(ctx, config, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, query }) => pageOf(await subs.listSubscriptions(ctx, config, query), query),
   }),
   route({
     method: 'POST',
@@ -123,10 +120,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     summary:
       'Delivery log of a subscription, newest first: webhookId, eventType, status (pending, retrying, delivered, failed), attempts, lastStatusCode, lastError, lastDurationMs, nextAttemptAt.',
     response: envelopes.list(webhookDeliveryView),
-    handler: async ({ ctx, params, query }) => {
-      const { items, total } = await deliveries.listDeliveries(ctx, params.id, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
+    handler: async ({ ctx, params, query }) => pageOf(await deliveries.listDeliveries(ctx, params.id, query), query),
   }),
   route({
     method: 'GET',

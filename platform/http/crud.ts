@@ -39,6 +39,15 @@ export const envelopes = {
 
 type Op = 'list' | 'create' | 'get' | 'update' | 'remove';
 
+/**
+ * What `service.create` answers when the record it was asked to make is already stored (a repeated idempotency
+ * key such as externalId): the create route answers it with 200 instead of 201. Document that answer in
+ * `routes.create.responses`.
+ */
+export class Existing {
+  constructor(readonly record: unknown) {}
+}
+
 export type CrudRouteOverrides = Partial<
   Pick<RouteDef, 'description' | 'query' | 'response' | 'responses' | 'errors' | 'transitions'>
 >;
@@ -65,6 +74,7 @@ export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends
       ctx: Ctx,
       query: z.infer<LQ>,
     ): Promise<{ items: unknown[]; total: number; extra?: Record<string, unknown> } | unknown[]>;
+    /** The created record's view, or `new Existing(view)` for one already stored (200). */
     create(ctx: Ctx, body: z.infer<CB>, opts: { preview: boolean }): Promise<unknown>;
     /** The view of one record; throws 404 for an unknown, invisible or foreign id. `query`: see `routes.get.query`. */
     get(ctx: Ctx, id: string, query?: unknown): Promise<unknown>;
@@ -149,6 +159,7 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
       crud: 'create',
       handler: async ({ ctx, body, preview }) => {
         const result = await service.create(ctx, body, { preview });
+        if (result instanceof Existing) return ok(result.record);
         return preview ? ok(result) : created(result);
       },
     }),

@@ -167,3 +167,7 @@ export const paged = (
   status: 200,
   body: { data, ...meta },
 });
+
+/** The list envelope of the page a service found (`{ items, total }`), at the page and limit the query asked for. */
+export const pageOf = (found: { items: unknown[]; total: number }, query: { page: number; limit: number }): Reply =>
+  paged(found.items, { page: query.page, limit: query.limit, total: found.total });

@@ -5,6 +5,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';
 import { expectError } from '../support/expect';
 import { moduleTestRecords, type CrudFixture } from '../support/module-tests';
+import { factories } from '../support/factories';
 
 // Walks every route made by crudRoutes (api/http/crud.ts): a resource converted to the builder is
 // covered here without touching this file, except for one valid create body and one partial update
@@ -81,9 +82,19 @@ const FIXTURES: Record<string, Fixture> = {
 // Modules under modules/ give theirs in __tests__/factories.ts (`crudFixtures`).
 Object.assign(FIXTURES, moduleTestRecords<Fixture>('crudFixtures', FIXTURES));
 
-/** Fixture bodies may name the calling tenant's user as `__self__`. */
-const bind = (body: Record<string, unknown>, tenant: Tenant): Record<string, unknown> =>
-  JSON.parse(JSON.stringify(body).replaceAll('"__self__"', JSON.stringify(tenant.userId))) as Record<string, unknown>;
+/**
+ * Fixture bodies may name the calling tenant's user as `__self__`, and a record of the tenant they need as
+ * `__<kind>__` (a note's company, a clip card's project): that kind's factory makes one for each body.
+ */
+async function bind(body: Record<string, unknown>, tenant: Tenant): Promise<Record<string, unknown>> {
+  let json = JSON.stringify(body).replaceAll('"__self__"', JSON.stringify(tenant.userId));
+  for (const [placeholder, kind] of json.matchAll(/"__([a-z-]+)__"/g)) {
+    const factory = factories[kind!];
+    if (!factory) throw new Error(`crud fixture: no factory makes ${placeholder}`);
+    json = json.replace(placeholder, JSON.stringify(await factory(tenant.http)));
+  }
+  return JSON.parse(json) as Record<string, unknown>;
+}
 
 interface Resource {
   kind: string;
@@ -143,7 +154,7 @@ describe('CRUD contract', () => {
     it('create, get, list, partial update, delete then 404, every body as documented', async () => {
       const { base } = resource();
       const fx = FIXTURES[kind]!;
-      const made = await t.http.post(base, bind(fx.create, t));
+      const made = await t.http.post(base, await bind(fx.create, t));
       expect(made.status).toBe(201);
       parse(jsonSchemaOf(op('create').response), made.body, 'create');
       const id = made.body.data._id as string;
@@ -183,7 +194,7 @@ describe('CRUD contract', () => {
       if (!paged()) {
         const fx = FIXTURES[kind]!;
         const before = (await t.http.get(resource().base)).body.data.length as number;
-        await t.http.post(resource().base, bind({ ...fx.create, name: `Another ${kind}` }, t));
+        await t.http.post(resource().base, await bind({ ...fx.create, name: `Another ${kind}` }, t));
         const after = await t.http.get(`${resource().base}?limit=1`);
         expect(after.body.data).toHaveLength(before + 1);
         expect(after.body.total).toBeUndefined();
@@ -201,7 +212,7 @@ describe('CRUD contract', () => {
     it('malformed and foreign ids are 404 on get, update and delete; the foreign record is untouched', async () => {
       const { base } = resource();
       const fx = FIXTURES[kind]!;
-      const theirs = (await other.http.post(base, bind(fx.create, other))).body.data;
+      const theirs = (await other.http.post(base, await bind(fx.create, other))).body.data;
       for (const id of ['nope', '0123', 'zzzzzzzzzzzzzzzzzzzzzzzz', theirs._id]) {
         for (const res of [
           await t.http.get(`${base}/${id}`),
@@ -223,12 +234,12 @@ describe('CRUD contract', () => {
       const { base } = resource();
       const fx = FIXTURES[kind]!;
       const before = await total();
-      const preview = await t.http.post(`${base}?preview=true`, bind(fx.create, t));
+      const preview = await t.http.post(`${base}?preview=true`, await bind(fx.create, t));
       expect(preview.status).toBe(200);
       expect(preview.body.data.preview).toBe(true);
       parse(jsonSchemaOf(successResponses(op('create')).get(preview.status)), preview.body, 'create preview');
       expect(await total()).toBe(before);
-      const made = (await t.http.post(base, bind(fx.create, t))).body.data;
+      const made = (await t.http.post(base, await bind(fx.create, t))).body.data;
       const previewUpdate = await t.http.request(op('update').method, `${base}/${made._id}`, {
         ...fx.update,
         preview: true,

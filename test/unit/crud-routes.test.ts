@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, Existing } from '../../platform/http/crud';
 import { jsonSchemaOf, successResponses, type HandlerInput, type RouteDef } from '../../platform/http/registry';
 import type { Ctx } from '../../platform/context';
 
@@ -103,7 +103,9 @@ describe('crudRoutes: what differs per resource', () => {
     },
     service: {
       list: async (_ctx, query) => ({ items: [{ _id: 'a' }], total: 1, extra: { view: query.view ?? 'full' } }),
-      create: async (_ctx, body) => ({ _id: 'x', ...body }),
+      // 'Known' stands for a repeated idempotency key: the stored record, not a new one.
+      create: async (_ctx, body) =>
+        body.title === 'Known' ? new Existing({ _id: 'k', ...body }) : { _id: 'x', ...body },
       get: async (_ctx, id, query) => (seen.push(query), { _id: id, title: 'T' }),
       update: async (_ctx, id, body) => ({ _id: id, title: body.title ?? 'T' }),
       remove: async (_ctx, id) => ({ _id: id, deleted: true }),
@@ -132,5 +134,12 @@ describe('crudRoutes: what differs per resource', () => {
     const removed = await call(at('DELETE', '/api/v1/gadgets/:id'), { params: { id: 'g' } });
     expect(removed).toEqual({ status: 200, body: { data: { _id: 'g', deleted: true } } });
     expect(jsonSchemaOf(at('DELETE', '/api/v1/gadgets/:id').response)!.safeParse(removed.body).success).toBe(true);
+  });
+
+  it('answers a create that found its record already stored with 200 and the record, a new one with 201', async () => {
+    const made = await call(at('POST', '/api/v1/gadgets'), { body: { title: 'New' } });
+    expect(made).toEqual({ status: 201, body: { data: { _id: 'x', title: 'New' } } });
+    const found = await call(at('POST', '/api/v1/gadgets'), { body: { title: 'Known' } });
+    expect(found).toEqual({ status: 200, body: { data: { _id: 'k', title: 'Known' } } });
   });
 });
