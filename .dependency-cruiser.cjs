@@ -9,10 +9,9 @@ module.exports = {
       from: {
         path: '^platform/',
         pathNot: [
-          // Registries: the union of every module's declarations (events, resource manifests, entities, workflow
-          // kinds, settings sections), which the modules import back for their types (a typed emit() needs the
-          // event union). Next: derive them from MODULES in app/ and type emit() per module.
-          '^platform/(outbox/catalog|resources|orm/entities|workflow-kinds|config)\\.ts$',
+          // Registries: the union of every module's declarations (resource manifests, entities), which the modules
+          // import back for their types. Next: derive them from MODULES in app/.
+          '^platform/(resources|orm/entities)\\.ts$',
           // SubscriberDeps names the ports of the features' subscribers (automations, sequences, e-mail, webhooks).
           '^platform/outbox/subscriber\\.ts$',
           // The API key check and rate limit are the workspaces module's; the image upload helper of the HTTP kit

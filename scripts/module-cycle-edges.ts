@@ -14,7 +14,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'adapters → platform':
     'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +17 more',
   'agents → platform':
-    'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +15 more',
+    'modules/agents/agents.resource.ts → platform/shared/resource.ts; modules/agents/agent.entity.ts → platform/orm/base.ts; +15 more',
   'ai → adapters': 'modules/ai/factory.ts → adapters/ai/openai-compatible.ts',
   'ai → platform':
     'modules/ai/ai-provider.port.ts → platform/errors.ts; modules/ai/factory.ts → platform/config.ts; +2 more',
@@ -37,7 +37,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'automations → people':
     'modules/automations/engine/context.ts → modules/people/index.ts; modules/automations/actions/records.ts → modules/people/index.ts',
   'automations → platform':
-    'modules/automations/automations.events.ts → platform/outbox/define-events.ts; modules/automations/automation.entity.ts → platform/orm/base.ts; +165 more',
+    'modules/automations/definition.schemas.ts → platform/outbox/catalog.ts; modules/automations/definition.schemas.ts → platform/shared/wait-duration.ts; +161 more',
   'automations → sequences':
     'modules/automations/automation.activities.ts → modules/sequences/index.ts; modules/automations/actions/deps.ts → modules/sequences/index.ts; +1 more',
   'automations → timeline':
@@ -51,21 +51,21 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → leads': 'modules/bookings/booking-create.service.ts → modules/leads/index.ts',
   'bookings → people': 'modules/bookings/booking-create.service.ts → modules/people/index.ts',
   'bookings → platform':
-    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +78 more',
+    'modules/bookings/bookings.resource.ts → platform/shared/resource.ts; modules/bookings/booking.entity.ts → platform/orm/base.ts; +78 more',
   'bookings → workspaces':
     'modules/bookings/booking-configs.service.ts → modules/workspaces/index.ts; modules/bookings/approver-notices.ts → modules/workspaces/index.ts; +2 more',
   'calendar → platform':
-    'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +16 more',
+    'modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; modules/calendar/calendar-events.service.ts → platform/context.ts; +16 more',
   'calendar → timeline': 'modules/calendar/calendar-events.service.ts → modules/timeline/index.ts',
   'calls → platform':
-    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +22 more',
+    'modules/calls/calls.resource.ts → platform/shared/record-view.ts; modules/calls/calls.resource.ts → platform/shared/resource.ts; +22 more',
   'calls → timeline':
     'modules/calls/call-view.ts → modules/timeline/index.ts; modules/calls/calls.service.ts → modules/timeline/index.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals': 'modules/companies/companies.router.ts → modules/deals/index.ts',
   'companies → people': 'modules/companies/companies.router.ts → modules/people/index.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +29 more',
+    'modules/companies/companies.schemas.ts → platform/references/refs.ts; modules/companies/companies.schemas.ts → platform/shared/list-query.ts; +29 more',
   'companies → timeline':
     'modules/companies/companies.service.ts → modules/timeline/index.ts; modules/companies/companies.router.ts → modules/timeline/index.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
@@ -73,7 +73,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/contracts/contract-send.service.ts → modules/messaging/index.ts; modules/contracts/envelope.service.ts → modules/messaging/index.ts',
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
-    'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/eid.ts → platform/errors.ts; +61 more',
+    'modules/contracts/eid.ts → platform/errors.ts; modules/contracts/start-queue.ts → platform/intake/starter.ts; +61 more',
   'contracts → timeline': 'modules/contracts/contracts.service.ts → modules/timeline/index.ts',
   'crm-connect → calls':
     'modules/crm-connect/crm-connect.router.ts → modules/calls/index.ts; modules/crm-connect/connector-calls.service.ts → modules/calls/index.ts; +1 more',
@@ -84,7 +84,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'crm-connect → platform':
     'modules/crm-connect/lookup.service.ts → platform/context.ts; modules/crm-connect/lookup.service.ts → platform/errors.ts; +9 more',
   'custom-fields → platform':
-    'modules/custom-fields/custom-fields.events.ts → platform/outbox/define-events.ts; modules/custom-fields/validate-values.ts → platform/context.ts; +25 more',
+    'modules/custom-fields/validate-values.ts → platform/context.ts; modules/custom-fields/validate-values.ts → platform/errors.ts; +25 more',
   'custom-objects → companies':
     'modules/custom-objects/records.service.ts → modules/companies/index.ts; modules/custom-objects/record-views.ts → modules/companies/index.ts; +1 more',
   'custom-objects → deals': 'modules/custom-objects/record-views.ts → modules/deals/index.ts',
@@ -93,7 +93,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'custom-objects → leads': 'modules/custom-objects/record-views.ts → modules/leads/index.ts',
   'custom-objects → people': 'modules/custom-objects/record-views.ts → modules/people/index.ts',
   'custom-objects → platform':
-    'modules/custom-objects/custom-objects.events.ts → platform/outbox/define-events.ts; modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; +40 more',
+    'modules/custom-objects/automation-view.ts → platform/shared/record-types.ts; modules/custom-objects/custom-object.entity.ts → platform/orm/base.ts; +40 more',
   'custom-objects → search': 'modules/custom-objects/custom-objects.router.ts → search/search.schemas.ts',
   'custom-objects → timeline':
     'modules/custom-objects/records.service.ts → modules/timeline/index.ts; modules/custom-objects/records-read.service.ts → modules/timeline/index.ts; +1 more',
@@ -102,7 +102,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'deals → leads': 'modules/deals/deals.service.ts → modules/leads/index.ts',
   'deals → people': 'modules/deals/deals.service.ts → modules/people/index.ts',
   'deals → platform':
-    'modules/deals/deals.events.ts → platform/outbox/define-events.ts; modules/deals/deal.entity.ts → platform/orm/base.ts; +53 more',
+    'modules/deals/deal.entity.ts → platform/orm/base.ts; modules/deals/deals-list.ts → platform/context.ts; +53 more',
   'deals → timeline':
     'modules/deals/deals.service.ts → modules/timeline/index.ts; modules/deals/deals.router.ts → modules/timeline/index.ts',
   'deals → workspaces': 'modules/deals/deals.service.ts → modules/workspaces/index.ts',
@@ -117,7 +117,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → people':
     'modules/email/inbound.service.ts → modules/people/index.ts; modules/email/email-bulk.service.ts → modules/people/index.ts; +1 more',
   'email → platform':
-    'modules/email/email.events.ts → platform/outbox/define-events.ts; modules/email/account-transports.ts → platform/shared/secret-box.ts; +116 more',
+    'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email-account.entity.ts → platform/orm/base.ts; +115 more',
   'email → timeline': 'modules/email/inbound.service.ts → modules/timeline/index.ts',
   'email → workspaces':
     'modules/email/email-accounts.service.ts → modules/workspaces/index.ts; modules/email/inbound.service.ts → modules/workspaces/index.ts',
@@ -126,13 +126,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/exports/export-specs.ts → platform/resources.ts; modules/exports/export-specs.ts → platform/shared/record-kinds.ts; +14 more',
   'extension → files': 'modules/extension/extension-captures.router.ts → modules/files/index.ts',
   'extension → platform':
-    'modules/extension/extension.events.ts → platform/outbox/define-events.ts; modules/extension/extension.entity.ts → platform/orm/base.ts; +16 more',
+    'modules/extension/extension.entity.ts → platform/orm/base.ts; modules/extension/extension.views.ts → platform/shared/views.ts; +16 more',
   'files → adapters':
     'modules/files/storage-factory.ts → adapters/storage/local-storage.ts; modules/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
   'files → platform':
-    'modules/files/captures.service.ts → platform/context.ts; modules/files/captures.service.ts → platform/errors.ts; +53 more',
+    'modules/files/files.resource.ts → platform/shared/resource.ts; modules/files/file.entity.ts → platform/orm/base.ts; +53 more',
   'files → timeline':
-    'modules/files/files.service.ts → modules/timeline/index.ts; modules/files/file-links.ts → modules/timeline/index.ts; +1 more',
+    'modules/files/file-links.ts → modules/timeline/index.ts; modules/files/files.service.ts → modules/timeline/index.ts; +1 more',
   'images → platform':
     'modules/images/image-bytes.ts → platform/errors.ts; modules/images/image.entity.ts → platform/orm/base.ts; +6 more',
   'imports → companies':
@@ -146,7 +146,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'imports → people':
     'modules/imports/import.schemas.ts → modules/people/index.ts; modules/imports/importers.ts → modules/people/index.ts',
   'imports → platform':
-    'modules/imports/imports.events.ts → platform/outbox/define-events.ts; modules/imports/import-run.entity.ts → platform/orm/base.ts; +18 more',
+    'modules/imports/import-run.entity.ts → platform/orm/base.ts; modules/imports/import-run.entity.ts → platform/shared/record-types.ts; +18 more',
   'inbound → companies':
     'modules/inbound/matching.ts → modules/companies/index.ts; modules/inbound/inbound.service.ts → modules/companies/index.ts',
   'inbound → deals': 'modules/inbound/inbound.service.ts → modules/deals/index.ts',
@@ -161,12 +161,12 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'leads → people':
     'modules/leads/lead-scoring.service.ts → modules/people/index.ts; modules/leads/refs.ts → modules/people/index.ts; +1 more',
   'leads → platform':
-    'modules/leads/leads.events.ts → platform/outbox/define-events.ts; modules/leads/lead-scoring.service.ts → platform/context.ts; +52 more',
+    'modules/leads/lead-scoring.service.ts → platform/context.ts; modules/leads/lead-scoring.service.ts → platform/errors.ts; +52 more',
   'leads → timeline':
     'modules/leads/leads.service.ts → modules/timeline/index.ts; modules/leads/leads.router.ts → modules/timeline/index.ts',
   'leads → workspaces': 'modules/leads/refs.ts → modules/workspaces/index.ts',
   'lists → platform':
-    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +22 more',
+    'modules/lists/lists.resource.ts → platform/shared/resource.ts; modules/lists/list.entity.ts → platform/orm/base.ts; +22 more',
   'lookups → companies':
     'modules/lookups/lookups.views.ts → modules/companies/index.ts; modules/lookups/avatar.service.ts → modules/companies/index.ts; +2 more',
   'lookups → images': 'modules/lookups/avatar.service.ts → modules/images/index.ts',
@@ -180,7 +180,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'messaging → people':
     'modules/messaging/sms.service.ts → modules/people/index.ts; modules/messaging/sms-inbound.service.ts → modules/people/index.ts',
   'messaging → platform':
-    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; +72 more',
+    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/outbound-message.entity.ts → platform/orm/base.ts; +71 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → modules/timeline/index.ts; modules/messaging/outbound-rows.ts → modules/timeline/index.ts; +1 more',
   'messaging → workspaces': 'modules/messaging/sms-inbound.service.ts → modules/workspaces/index.ts',
@@ -189,7 +189,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'metrics → reports':
     'modules/metrics/metrics.schemas.ts → modules/reports/index.ts; modules/metrics/metrics.service.ts → modules/reports/index.ts',
   'notes → platform':
-    'modules/notes/notes.events.ts → platform/outbox/define-events.ts; modules/notes/notes.resource.ts → platform/shared/resource.ts; +20 more',
+    'modules/notes/notes.resource.ts → platform/shared/resource.ts; modules/notes/note.entity.ts → platform/orm/base.ts; +20 more',
   'notes → timeline': 'modules/notes/notes.service.ts → modules/timeline/index.ts',
   'offers → companies':
     'modules/offers/offer-snapshot.ts → modules/companies/index.ts; modules/offers/offer-messaging.service.ts → modules/companies/index.ts',
@@ -200,7 +200,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'offers → people':
     'modules/offers/offer-snapshot.ts → modules/people/index.ts; modules/offers/offer-messaging.service.ts → modules/people/index.ts',
   'offers → platform':
-    'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +77 more',
+    'modules/offers/offer.entity.ts → platform/orm/base.ts; modules/offers/offer-lines.ts → platform/ids.ts; +77 more',
   'offers → presets':
     'modules/offers/offers.schemas.ts → modules/presets/index.ts; modules/offers/offer-catalog.schemas.ts → modules/presets/index.ts',
   'offers → pricing': 'modules/offers/offers.service.ts → modules/pricing/index.ts',
@@ -212,85 +212,63 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'people → deals': 'modules/people/people.router.ts → modules/deals/index.ts',
   'people → lookups': 'modules/people/people.router.ts → modules/lookups/index.ts',
   'people → platform':
-    'modules/people/people.events.ts → platform/outbox/define-events.ts; modules/people/people.schemas.ts → platform/references/refs.ts; +26 more',
+    'modules/people/people.schemas.ts → platform/references/refs.ts; modules/people/people.schemas.ts → platform/shared/list-query.ts; +26 more',
   'people → timeline':
     'modules/people/people.service.ts → modules/timeline/index.ts; modules/people/people.router.ts → modules/timeline/index.ts',
-  'platform → agents':
-    'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
+  'platform → agents': 'platform/resources.ts → modules/agents/agents.resource.ts',
   'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
-  'platform → automations':
-    'platform/outbox/catalog.ts → modules/automations/automations.events.ts; platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; +3 more',
-  'platform → bookings':
-    'platform/outbox/catalog.ts → modules/bookings/bookings.events.ts; platform/resources.ts → modules/bookings/bookings.resource.ts',
-  'platform → calendar':
-    'platform/outbox/catalog.ts → modules/calendar/calendar.events.ts; platform/resources.ts → modules/calendar/calendar.resource.ts',
-  'platform → calls':
-    'platform/outbox/catalog.ts → modules/calls/calls.events.ts; platform/resources.ts → modules/calls/calls.resource.ts',
+  'platform → automations': 'platform/resources.ts → modules/automations/automations.resource.ts',
+  'platform → bookings': 'platform/resources.ts → modules/bookings/bookings.resource.ts',
+  'platform → calendar': 'platform/resources.ts → modules/calendar/calendar.resource.ts',
+  'platform → calls': 'platform/resources.ts → modules/calls/calls.resource.ts',
   'platform → companies':
-    'platform/outbox/catalog.ts → modules/companies/companies.events.ts; platform/resources.ts → modules/companies/companies.resource.ts; +1 more',
+    'platform/resources.ts → modules/companies/companies.resource.ts; platform/http/images.ts → modules/companies/index.ts',
   'platform → contracts':
-    'platform/outbox/catalog.ts → modules/contracts/contracts.events.ts; platform/http/app-deps.ts → modules/contracts/index.ts; +1 more',
-  'platform → custom-fields':
-    'platform/outbox/catalog.ts → modules/custom-fields/custom-fields.events.ts; platform/resources.ts → modules/custom-fields/custom-fields.resource.ts',
-  'platform → custom-objects':
-    'platform/outbox/catalog.ts → modules/custom-objects/custom-objects.events.ts; platform/resources.ts → modules/custom-objects/custom-objects.resource.ts',
+    'platform/http/app-deps.ts → modules/contracts/index.ts; platform/resources.ts → modules/contracts/contracts.resource.ts',
+  'platform → custom-fields': 'platform/resources.ts → modules/custom-fields/custom-fields.resource.ts',
+  'platform → custom-objects': 'platform/resources.ts → modules/custom-objects/custom-objects.resource.ts',
   'platform → deals':
-    'platform/outbox/catalog.ts → modules/deals/deals.events.ts; platform/resources.ts → modules/deals/deals.resource.ts; +1 more',
+    'platform/resources.ts → modules/deals/deals.resource.ts; platform/shared/record-view.ts → modules/deals/index.ts',
   'platform → email':
-    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +4 more',
-  'platform → extension':
-    'platform/outbox/catalog.ts → modules/extension/extension.events.ts; platform/orm/entities.ts → modules/extension/index.ts',
-  'platform → files':
-    'platform/config.ts → modules/files/index.ts; platform/outbox/catalog.ts → modules/files/files.events.ts; +1 more',
+    'platform/http/app-deps.ts → modules/email/index.ts; platform/outbox/subscriber.ts → modules/email/index.ts; +2 more',
+  'platform → extension': 'platform/orm/entities.ts → modules/extension/index.ts',
+  'platform → files': 'platform/resources.ts → modules/files/files.resource.ts',
   'platform → images':
     'platform/orm/entities.ts → modules/images/index.ts; platform/http/images.ts → modules/images/index.ts',
-  'platform → imports':
-    'platform/outbox/catalog.ts → modules/imports/imports.events.ts; platform/orm/entities.ts → modules/imports/index.ts',
-  'platform → leads':
-    'platform/outbox/catalog.ts → modules/leads/leads.events.ts; platform/resources.ts → modules/leads/leads.resource.ts',
-  'platform → lists':
-    'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
-  'platform → lookups':
-    'platform/config.ts → modules/lookups/index.ts; platform/http/app-deps.ts → modules/lookups/index.ts',
+  'platform → imports': 'platform/orm/entities.ts → modules/imports/index.ts',
+  'platform → leads': 'platform/resources.ts → modules/leads/leads.resource.ts',
+  'platform → lists': 'platform/resources.ts → modules/lists/lists.resource.ts',
+  'platform → lookups': 'platform/http/app-deps.ts → modules/lookups/index.ts',
   'platform → messaging':
-    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +3 more',
+    'platform/http/app-deps.ts → modules/messaging/index.ts; platform/resources.ts → modules/messaging/sms.resource.ts; +2 more',
   'platform → metrics': 'platform/orm/entities.ts → modules/metrics/index.ts',
-  'platform → notes':
-    'platform/outbox/catalog.ts → modules/notes/notes.events.ts; platform/resources.ts → modules/notes/notes.resource.ts',
-  'platform → offers':
-    'platform/outbox/catalog.ts → modules/offers/offers.events.ts; platform/resources.ts → modules/offers/offers.resource.ts',
+  'platform → notes': 'platform/resources.ts → modules/notes/notes.resource.ts',
+  'platform → offers': 'platform/resources.ts → modules/offers/offers.resource.ts',
   'platform → people':
-    'platform/outbox/catalog.ts → modules/people/people.events.ts; platform/resources.ts → modules/people/people.resource.ts; +1 more',
-  'platform → presets':
-    'platform/outbox/catalog.ts → modules/presets/presets.events.ts; platform/resources.ts → modules/presets/presets.resource.ts',
-  'platform → pricing':
-    'platform/outbox/catalog.ts → modules/pricing/pricing.events.ts; platform/resources.ts → modules/pricing/pricing.resource.ts',
-  'platform → projects':
-    'platform/outbox/catalog.ts → modules/projects/projects.events.ts; platform/resources.ts → modules/projects/projects.resource.ts',
+    'platform/resources.ts → modules/people/people.resource.ts; platform/shared/record-view.ts → modules/people/index.ts',
+  'platform → presets': 'platform/resources.ts → modules/presets/presets.resource.ts',
+  'platform → pricing': 'platform/resources.ts → modules/pricing/pricing.resource.ts',
+  'platform → projects': 'platform/resources.ts → modules/projects/projects.resource.ts',
   'platform → search':
     'platform/http/app-deps.ts → search/custom-objects.ts; platform/http/app-deps.ts → search/search.service.ts',
   'platform → sequences':
-    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/http/app-deps.ts → modules/sequences/index.ts; +4 more',
-  'platform → support':
-    'platform/outbox/catalog.ts → modules/support/support.events.ts; platform/resources.ts → modules/support/support.resource.ts',
-  'platform → tags': 'platform/outbox/catalog.ts → modules/tags/tags.events.ts',
-  'platform → tasks':
-    'platform/outbox/catalog.ts → modules/tasks/tasks.events.ts; platform/resources.ts → modules/tasks/tasks.resource.ts',
+    'platform/http/app-deps.ts → modules/sequences/index.ts; platform/outbox/subscriber.ts → modules/sequences/index.ts; +3 more',
+  'platform → support': 'platform/resources.ts → modules/support/support.resource.ts',
+  'platform → tasks': 'platform/resources.ts → modules/tasks/tasks.resource.ts',
   'platform → timeline':
-    'platform/outbox/catalog.ts → modules/timeline/timeline.events.ts; platform/resources.ts → modules/timeline/activities.resource.ts; +1 more',
-  'platform → users': 'platform/outbox/catalog.ts → modules/users/users.events.ts',
+    'platform/resources.ts → modules/timeline/activities.resource.ts; platform/shared/record-kinds.ts → modules/timeline/index.ts',
   'platform → webhooks':
-    'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts; +1 more',
+    'platform/outbox/subscriber.ts → modules/webhooks/index.ts; platform/resources.ts → modules/webhooks/webhooks.resource.ts',
   'platform → workspaces':
     'platform/http/app-deps.ts → modules/workspaces/index.ts; platform/resources.ts → modules/workspaces/workspaces.resource.ts; +3 more',
   'presets → platform':
-    'modules/presets/presets.events.ts → platform/outbox/define-events.ts; modules/presets/sharing.schemas.ts → platform/references/refs.ts; +23 more',
+    'modules/presets/sharing.schemas.ts → platform/references/refs.ts; modules/presets/sharing.schemas.ts → platform/shared/schemas.ts; +23 more',
   'presets → workspaces': 'modules/presets/sharing.ts → modules/workspaces/index.ts',
   'pricing → platform':
-    'modules/pricing/pricing.events.ts → platform/outbox/define-events.ts; modules/pricing/offer-type.entity.ts → platform/orm/base.ts; +39 more',
+    'modules/pricing/offer-type.entity.ts → platform/orm/base.ts; modules/pricing/pricing.schemas.ts → platform/shared/money.ts; +39 more',
   'projects → custom-fields': 'modules/projects/projects.service.ts → modules/custom-fields/index.ts',
   'projects → platform':
-    'modules/projects/projects.events.ts → platform/outbox/define-events.ts; modules/projects/projects.resource.ts → platform/shared/resource.ts; +74 more',
+    'modules/projects/projects.resource.ts → platform/shared/resource.ts; modules/projects/project-template.entity.ts → platform/orm/base.ts; +74 more',
   'projects → tasks':
     'modules/projects/project-template.entity.ts → modules/tasks/index.ts; modules/projects/project-templates.schemas.ts → modules/tasks/index.ts; +5 more',
   'projects → timeline':
@@ -331,7 +309,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'sequences → people':
     'modules/sequences/enroll.service.ts → modules/people/index.ts; modules/sequences/sequence-step-context.ts → modules/people/index.ts; +1 more',
   'sequences → platform':
-    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +96 more',
+    'modules/sequences/definition.schemas.ts → platform/references/refs.ts; modules/sequences/definition.schemas.ts → platform/shared/zod-kit.ts; +96 more',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
     'modules/support/support-flow.service.ts → modules/email/index.ts; modules/support/support-inbound.ts → modules/email/index.ts; +1 more',
@@ -339,23 +317,15 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'support → people':
     'modules/support/tickets.service.ts → modules/people/index.ts; modules/support/support-customers.service.ts → modules/people/index.ts',
   'support → platform':
-    'modules/support/support.events.ts → platform/outbox/define-events.ts; modules/support/support.resource.ts → platform/shared/resource.ts; +50 more',
+    'modules/support/support.resource.ts → platform/shared/resource.ts; modules/support/support.entity.ts → platform/orm/base.ts; +50 more',
   'support → projects': 'modules/support/ticket-replies.service.ts → modules/projects/index.ts',
   'support → timeline': 'modules/support/tickets.service.ts → modules/timeline/index.ts',
-  'tags → leads': 'modules/tags/tags.service.ts → modules/leads/index.ts',
-  'tags → platform':
-    'modules/tags/tags.events.ts → platform/outbox/define-events.ts; modules/tags/tags.module.ts → platform/module.ts; +13 more',
-  'tags → timeline': 'modules/tags/tags.service.ts → modules/timeline/index.ts',
   'tasks → custom-fields': 'modules/tasks/tasks.service.ts → modules/custom-fields/index.ts',
   'tasks → platform':
-    'modules/tasks/tasks.events.ts → platform/outbox/define-events.ts; modules/tasks/task.entity.ts → platform/orm/base.ts; +27 more',
+    'modules/tasks/task.entity.ts → platform/orm/base.ts; modules/tasks/tasks.schemas.ts → platform/references/refs.ts; +27 more',
   'tasks → timeline': 'modules/tasks/tasks.service.ts → modules/timeline/index.ts',
   'timeline → platform':
-    'modules/timeline/timeline.events.ts → platform/outbox/define-events.ts; modules/timeline/activity.entity.ts → platform/orm/base.ts; +36 more',
-  'users → platform':
-    'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +12 more',
-  'users → workspaces':
-    'modules/users/users.module.ts → modules/workspaces/workspaces.resource.ts; modules/users/users.service.ts → modules/workspaces/index.ts',
+    'modules/timeline/activity.entity.ts → platform/orm/base.ts; modules/timeline/entries.service.ts → platform/context.ts; +36 more',
   'webhooks → adapters':
     'modules/webhooks/subscriber.ts → adapters/webhooks/http-sender.ts; modules/webhooks/attempts.ts → adapters/webhooks/http-sender.ts',
   'webhooks → platform':

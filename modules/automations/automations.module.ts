@@ -7,10 +7,12 @@ import type * as automationActivities from './automation.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
 import { componentDeps } from '../../platform/component-deps';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
-import { automationExecutionKind, automationScheduleTickKind } from '../../platform/workflow-kinds';
+import { automationExecutionKind } from './automation-execution.kind';
+import { automationScheduleTickKind } from './automation-schedule.kind';
 import { automationResource } from './automations.resource';
 import { automationSubscribers } from './engine/subscribers';
 import { inFlightLimit } from './engine/in-flight';
+import { automationEvents } from './automations.events';
 
 /** Automations: definitions, runs (one workflow per execution), schedules and their trigger subscribers. */
 export const automationsModule = defineModule({
@@ -50,4 +52,5 @@ export const automationsModule = defineModule({
       }),
     ),
   ],
+  events: automationEvents,
 });

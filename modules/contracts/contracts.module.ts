@@ -9,6 +9,7 @@ import { contractEnvelopeKind } from './contract-envelope.kind';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { contractResource } from './contracts.resource';
 import { envelopeWakeSubscriber } from './envelope-wake';
+import { contractEvents } from './contracts.events';
 
 /** Contracts and their signing envelopes (one workflow per sent contract), public signing links. */
 export const contractsModule = defineModule({
@@ -31,4 +32,5 @@ export const contractsModule = defineModule({
       envelopeWakeSubscriber({ workflows }),
     ]),
   ],
+  events: contractEvents,
 });

@@ -8,8 +8,9 @@ import type * as emailBulkRouter from './email-bulk.router';
 import type * as emailBulkActivities from './email-bulk.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
 import { componentDeps } from '../../platform/component-deps';
-import { emailBulkKind } from '../../platform/workflow-kinds';
+import { emailBulkKind } from './email-bulk.kind';
 import { emailResource } from './email.resource';
+import { emailEvents } from './email.events';
 
 /** E-mail: mailboxes, messages, templates, inbound mail, tracking and bulk sends (one workflow per send). */
 export const emailModule = defineModule({
@@ -29,4 +30,5 @@ export const emailModule = defineModule({
     (require('./email-bulk.activities') as typeof emailBulkActivities).createEmailBulkActivities(
       componentDeps(deps, 'email-bulk'),
     ),
+  events: emailEvents,
 });

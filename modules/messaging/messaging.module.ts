@@ -4,8 +4,9 @@ import type * as smsRouter from './sms.router';
 import type * as smsTemplatesRouter from './sms-templates.router';
 import type * as smsActivities from './sms.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
-import { scheduledSmsKind } from '../../platform/workflow-kinds';
+import { scheduledSmsKind } from './sms-scheduled.kind';
 import { smsResource } from './sms.resource';
+import { messagingEvents } from './messaging.events';
 
 /** SMS: messages, templates, the gateway webhook and scheduled sends (one timer workflow each). */
 export const messagingModule = defineModule({
@@ -25,4 +26,5 @@ export const messagingModule = defineModule({
       log: deps.log.child({ component: 'sms' }),
       gateway: deps.messaging?.gateway,
     }),
+  events: messagingEvents,
 });

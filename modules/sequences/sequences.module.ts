@@ -9,6 +9,7 @@ import { sequenceEnrollmentKind } from './sequence-enrollment.kind';
 import { sequenceAutoEnrollSubscriber } from './auto-enroll';
 import { sequenceExitSubscriber } from './exit-subscriber';
 import { sequenceResource } from './sequences.resource';
+import { sequenceEvents } from './sequences.events';
 
 /** Sequences: enrollments (one workflow each), their steps, exit conditions and auto-enrollment. */
 export const sequencesModule = defineModule({
@@ -41,4 +42,5 @@ export const sequencesModule = defineModule({
       },
     ),
   ],
+  events: sequenceEvents,
 });

@@ -1,7 +1,7 @@
 /** The Temporal adapter of SmsSchedulerPort (modules/messaging/sms-workflow-ids.ts): used by the API. */
 import type { Client } from '@temporalio/client';
 import type { SmsSchedulerPort } from '../../modules/messaging';
-import { scheduledSmsKind } from '../workflow-kinds';
+import { scheduledSmsKind } from '../../modules/messaging/sms-scheduled.kind';
 import { createWorkflowPort } from './workflow-client';
 
 export function createSmsScheduler(client: Client, taskQueue: string): SmsSchedulerPort {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { EntitySchema } from '@mikro-orm/core';
 import type { RouteDef } from '../../platform/http/registry';
 import { allRoutes } from '../../api/routes';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
 import { createLogger } from '../../platform/logger';
 import { allEntities, globalEntities, tenantEntities } from '../../platform/orm/entities';
 import { RESOURCE_ENTITIES, RESOURCES, resourceOf } from '../../platform/resources';
