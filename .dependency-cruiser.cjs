@@ -8,12 +8,6 @@ module.exports = {
         'platform/ (orm, outbox, HTTP kit, Temporal adapter, config, logger, shared helpers) is what every module uses: it imports no feature (modules/, the features still in domain/), no composition (app/, api/ outside platform/http) and no engine code. The files listed in pathNot still do; each is a known edge to remove (issue 25).',
       from: {
         path: '^platform/',
-        pathNot: [
-          // Registries: the union of every module's declarations (events, workflow kinds, settings sections), which
-          // the modules import back for their types (a typed emit() needs the event union). Next: derive them from
-          // MODULES in app/ (as app/resources.ts and app/orm.ts do) and type emit() per module.
-          '^platform/(outbox/catalog|workflow-kinds|config)\\.ts$',
-        ],
       },
       to: { path: '^(modules|app|api|activities|workflows|search|adapters)/|^domain/[a-z-]+/' },
     },

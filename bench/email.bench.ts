@@ -28,7 +28,7 @@ import { createTransport } from 'nodemailer';
 import { buildApi } from '../api/bootstrap';
 import { createActivities } from '../app/activities';
 import { connectTemporal, startTemporalWorker } from '../bin/worker';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { EmailBulk } from '../modules/email/email-bulk.entity';
 import { addEmailAccount } from '../modules/email/email-accounts.service';
 import { newId } from '../platform/ids';

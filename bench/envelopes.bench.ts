@@ -19,7 +19,7 @@ import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
 import { runMigrations } from '../app/migrate';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { createLogger } from '../platform/logger';
 
 export type ChildMessage =

@@ -27,7 +27,7 @@ import { createActivities } from '../app/activities';
 import { createRunStarter, type RunStarter } from '../modules/automations/engine/starter';
 import { inFlightLimit } from '../modules/automations/engine/in-flight';
 import { SCOPES, type Actor } from '../platform/context';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
 import { ormConfig } from '../app/orm';

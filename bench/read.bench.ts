@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { ormConfig } from '../app/orm';
 import { runMigrations } from '../app/migrate';
 import { hashKey } from '../modules/workspaces/api-keys.service';

@@ -66,7 +66,7 @@ async function api(): Promise<void> {
   installRecorder();
   // Imported after the recorder is installed (it patches pg's Client and fetch).
   const { buildApi } = await import('../api/bootstrap');
-  const { loadConfig } = await import('../platform/config');
+  const { loadConfig } = await import('../app/config');
   const { batchedDestination, createLogger } = await import('../platform/logger');
   // Limits high enough that the run never sees a 429; counting still happens on every request.
   const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_DAY: '1000000000' });

@@ -13,7 +13,7 @@ import type { Server } from 'node:http';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
 import { ormConfig } from '../app/orm';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { createCompany } from '../modules/companies/companies.service';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';

@@ -24,7 +24,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { SCOPES } from '../platform/context';
 import { newId } from '../platform/ids';
 import { createLead } from '../modules/leads/leads.service';

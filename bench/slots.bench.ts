@@ -14,7 +14,7 @@ import { DateTime } from 'luxon';
 import { buildApi } from '../api/bootstrap';
 import { availableSlots } from '../modules/bookings/availability';
 import { BookingConfig } from '../modules/bookings/booking.entity';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
 import { ormConfig } from '../app/orm';

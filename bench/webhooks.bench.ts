@@ -29,7 +29,7 @@ import { Webhook } from 'standardwebhooks';
 import { createWorkflowPort } from '../platform/temporal/workflow-client';
 import { createWebhookRetryPort } from '../modules/webhooks/webhook-client';
 import { createCompany } from '../modules/companies/companies.service';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { SCOPES, type Ctx } from '../platform/context';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { runMigrations } from '../app/migrate';
 import { newId } from '../platform/ids';
 import { buildWorkerEntry, workerNodeArgs, type WorkerBuild } from '../infra/worker-build';

@@ -1,5 +1,5 @@
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { batchedDestination, createLogger } from '../platform/logger';
 
 async function main(): Promise<void> {

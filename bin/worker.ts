@@ -21,7 +21,8 @@ import {
   type SequenceEngineDeps,
 } from '../modules/sequences';
 import { contractStartQueue } from '../modules/contracts';
-import { loadConfig, type AppConfig } from '../platform/config';
+import type { AppConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { createAiProvider } from '../adapters/ai/factory';
 import { createMessagingDeps, type MessagingDeps } from '../modules/email';
 import { createLogger, type Logger } from '../platform/logger';

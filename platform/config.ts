@@ -1,12 +1,18 @@
-// Feature sections: each is its module's `settings` (modules/<m>/<m>.module.ts); test/unit/modules.test.ts checks that
-// loadConfig reads every module's section with its loader.
 import { niceEnv } from './process-priority';
-import { webhookEnv, type WebhookEnv } from '../modules/webhooks';
-import { fileEnv, type FileEnv } from '../modules/files';
-import { lookupEnv, type LookupEnv } from '../modules/lookups';
+
+/**
+ * The sections modules own: each is a module's `settings` (modules/<m>/<m>.module.ts), and the module's settings.ts
+ * adds its field here by declaration merging (`declare module '../../platform/config' { interface ModuleSettings {
+ * files: FileEnv } }`), so that platform imports no module. `loadConfig` (app/config.ts) loads them from MODULES;
+ * tsc fails there when a section declared here is loaded by no module.
+ */
+export interface ModuleSettings {}
 
 /** Process configuration from the environment, read once; every variable is listed in the README. */
-export interface AppConfig {
+export interface AppConfig extends PlatformConfig, ModuleSettings {}
+
+/** The sections platform reads itself (`loadPlatformConfig`). */
+export interface PlatformConfig {
   port: number;
   publicBaseUrl: string;
   databaseUrl: string;
@@ -105,14 +111,8 @@ export interface AppConfig {
   bookingTimeScale: number;
   /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
   secretsKey?: string;
-  /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): modules/webhooks/settings.ts. */
-  webhooks: WebhookEnv;
   /** Temporal payload encryption and codec server (TEMPORAL_PAYLOAD_KEYS, TEMPORAL_CODEC_*); see temporal/codec.ts. */
   temporalCodec: TemporalCodecEnv;
-  /** File storage (FILE_STORAGE, FILE_*, S3_*): modules/files/settings.ts. */
-  files: FileEnv;
-  /** Company registry and public avatar lookups (CVR_API_*, AVATAR_LOOKUP_URL): modules/lookups/settings.ts. */
-  lookups: LookupEnv;
   /**
    * Bulk e-mail (EMAIL_BULK_*): sends per second per mailbox and process (0 = unpaced), sends in flight per batch,
    * recipients per activity.
@@ -194,7 +194,8 @@ function boolEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
   throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/** Platform's part of the configuration; the whole of it, with the modules' sections, is app/config.ts `loadConfig`. */
+export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const port = intEnv(env, 'PORT', 3000);
   const databaseUrl = env.DATABASE_URL;
   if (!databaseUrl) throw new Error('DATABASE_URL is not set (npm start provides it; see README "Environment")');
@@ -256,7 +257,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       env.CRM_TEST && Number(env.SEQUENCE_STEP_TIMEOUT_MS) > 0 ? Number(env.SEQUENCE_STEP_TIMEOUT_MS) : undefined,
     bookingTimeScale: env.CRM_TEST && Number(env.BOOKING_TIME_SCALE) > 0 ? Number(env.BOOKING_TIME_SCALE) : 1,
     secretsKey: optEnv(env, 'CRM_SECRETS_KEY'),
-    webhooks: webhookEnv(env),
     temporalCodec: {
       payloadKeys: optEnv(env, 'TEMPORAL_PAYLOAD_KEYS'),
       authToken: optEnv(env, 'TEMPORAL_CODEC_AUTH_TOKEN'),
@@ -265,8 +265,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         .map((o) => o.trim().replace(/\/+$/, ''))
         .filter(Boolean),
     },
-    files: fileEnv(env),
-    lookups: lookupEnv(env),
     emailBulk: {
       perAccountPerSecond: intEnv(env, 'EMAIL_BULK_PER_ACCOUNT_PER_SECOND', 20),
       concurrency: Math.max(1, intEnv(env, 'EMAIL_BULK_CONCURRENCY', 30)),

@@ -2,10 +2,9 @@
  * A feature module's declaration (issue 25 item 1, first step: defined in place, folders unchanged). Each feature
  * names its parts once in `domain/<feature>/<feature>.module.ts`; `MODULES` (domain/modules.ts) lists the modules,
  * and the registries derive from that list: the route table (api/routes/index.ts), the workflow-kind registry
- * (WORKFLOW_KINDS), `createActivities` (activities/index.ts) and the outbox subscribers
- * (domain/outbox/subscribers.ts), the resource list and the ORM's entities (app/resources.ts, app/orm.ts). The config
- * sections are read by the core at import time, so they stay a list there, checked against the modules by
- * test/unit/modules.test.ts. See docs/modules.md.
+ * (WORKFLOW_KINDS), `createActivities` (activities/index.ts), the outbox subscribers (domain/outbox/subscribers.ts),
+ * the resource list and the ORM's entities (app/resources.ts, app/orm.ts), the run-time event catalog
+ * (app/event-catalog.ts) and the configuration (app/config.ts). See docs/modules.md.
  *
  * This file imports no feature: the dependency types of routes, activities and subscribers are the composition
  * roots' (`never` parameters here accept any factory; the roots check the real types when they call them).
@@ -40,7 +39,7 @@ export interface ModuleSpec {
    * and every router's schemas for nothing: about 0.3 s and 35 MB at start).
    */
   routes?: () => readonly ((deps: never) => readonly unknown[])[];
-  /** The feature's event catalog (name → payload schema), once events are declared per feature. */
+  /** The feature's event catalog (name → payload schema): the run-time catalog (app/event-catalog.ts) merges them. */
   events?: Readonly<Record<string, unknown>>;
   /** Temporal workflow kinds (domain/workflow-kinds.ts definitions) the feature starts. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

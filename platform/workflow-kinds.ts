@@ -7,16 +7,12 @@
  * Each kind carries the type of its workflow's input (declared in the kind's `<kind>.messages.ts`
  * beside its signals, updates and queries): starting a kind with another input fails tsc.
  *
- * A module under modules/ declares its kind in its own `<kind>.kind.ts` (modules/bookings/booking-approval.kind.ts);
- * the kinds of features not yet moved there are defined below. Either way the kind is named in its module's
- * `workflows` (WORKFLOW_KINDS in domain/modules.ts derives from the modules) and has a replay fixture;
- * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
+ * This file holds what every kind shares (`defineWorkflowKind`, the search attributes); a module declares each of its
+ * kinds in its own `<kind>.kind.ts` (modules/bookings/booking-approval.kind.ts), so that platform imports no module.
+ * The kind is named in its module's `workflows` (WORKFLOW_KINDS in app/modules.ts derives from the modules) and has
+ * a replay fixture; test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture
+ * exists.
  */
-import type { ExecutionWorkflowInput } from '../modules/automations/automation-execution.messages';
-import type { AutomationScheduleTickInput } from '../modules/automations/automation-schedule.messages';
-import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from '../modules/automations/automation-ids.pure';
-import type { EmailBulkWorkflowInput } from '../modules/email/email-bulk.messages';
-import type { ScheduledSmsWorkflowInput } from '../modules/messaging/sms-scheduled.messages';
 
 /**
  * Search attributes registered on the server (infra/search-attributes.ts): ids and enum-like values, never personal
@@ -79,127 +75,3 @@ export function defineWorkflowKind<Meta, Input>(spec: WorkflowKindSpec<Meta>): W
     },
   };
 }
-
-// ---- automations -----------------------------------------------------------------------------
-
-export interface AutomationExecutionMeta {
-  workspaceId: string;
-  executionId: string;
-  automationId: string;
-  automationName: string;
-  triggerType: string;
-  entityType?: string | null;
-  entityId?: string | null;
-  isTest?: boolean;
-  parentExecutionId?: string | null;
-}
-
-export const automationExecutionKind = defineWorkflowKind<AutomationExecutionMeta, ExecutionWorkflowInput>({
-  kind: EXECUTION_WORKFLOW_PREFIX,
-  workflowType: 'automationExecutionWorkflow',
-  replayFixtures: [
-    'automation-execution-remote-bookkeeping.history.json',
-    'automation-execution-local-bookkeeping.history.json',
-  ],
-  searchAttributes: (m) => ({
-    CrmWorkspaceId: m.workspaceId,
-    CrmAutomationId: m.automationId,
-    CrmTriggerType: m.triggerType,
-    ...(m.entityType ? { CrmEntityType: m.entityType } : {}),
-    ...(m.entityId ? { CrmEntityId: m.entityId } : {}),
-  }),
-  memo: (m) => ({
-    automationName: m.automationName,
-    workspaceId: m.workspaceId,
-    executionId: m.executionId,
-    isTest: Boolean(m.isTest),
-    ...(m.parentExecutionId ? { parentExecutionId: m.parentExecutionId } : {}),
-  }),
-  summary: (m) =>
-    [
-      `${m.isTest ? 'Test run · ' : ''}Automation ${quoteName(m.automationName)}`,
-      m.triggerType,
-      ...(m.entityType && m.entityId ? [`${m.entityType} ${m.entityId}`] : []),
-      ...(m.parentExecutionId ? [`fan-out of ${m.parentExecutionId}`] : []),
-    ].join(' · '),
-  details: (m) =>
-    [
-      `**Automation** ${quoteName(m.automationName)} (\`${m.automationId}\`)`,
-      `**Execution** \`${m.executionId}\` · trigger \`${m.triggerType}\``,
-      ...(m.entityType && m.entityId ? [`**Record** ${m.entityType} \`${m.entityId}\``] : []),
-      ...(m.parentExecutionId ? [`**Parent execution** \`${m.parentExecutionId}\``] : []),
-      `**Workspace** \`${m.workspaceId}\``,
-    ].join('\n\n'),
-});
-
-export interface AutomationScheduleMeta {
-  workspaceId: string;
-  automationId: string;
-  automationName: string;
-  /** Human description of the schedule (e.g. "every day at 09:00 Europe/Copenhagen"). */
-  description?: string;
-}
-
-/**
- * A tick of a `scheduled` automation's Temporal Schedule (the schedule's id is
- * `automation-schedule:<workspaceId>:<automationId>`; Temporal appends `-<time>` to each tick's id).
- */
-export const automationScheduleTickKind = defineWorkflowKind<AutomationScheduleMeta, AutomationScheduleTickInput>({
-  kind: SCHEDULE_TICK_PREFIX,
-  workflowType: 'automationScheduleTickWorkflow',
-  replayFixtures: ['automation-tick.history.json'],
-  searchAttributes: (m) => ({
-    CrmWorkspaceId: m.workspaceId,
-    CrmAutomationId: m.automationId,
-    CrmTriggerType: 'scheduled',
-  }),
-  memo: (m) => ({
-    automationName: m.automationName,
-    workspaceId: m.workspaceId,
-    ...(m.description ? { description: m.description } : {}),
-  }),
-  summary: (m) =>
-    `Schedule tick · Automation ${quoteName(m.automationName)}${m.description ? ` · ${m.description}` : ''}`,
-});
-
-// ---- messaging -------------------------------------------------------------------------------
-
-export interface ScheduledSmsMeta {
-  workspaceId: string;
-  scheduledId: string;
-  /** ISO time the SMS is due. */
-  sendAt: string;
-}
-
-/** One timer workflow per scheduled SMS (`POST /sms/schedule`); its input holds ids and the time only. */
-export const scheduledSmsKind = defineWorkflowKind<ScheduledSmsMeta, ScheduledSmsWorkflowInput>({
-  kind: 'sms-scheduled',
-  workflowType: 'scheduledSmsWorkflow',
-  replayFixtures: ['sms-scheduled.history.json'],
-  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
-  memo: (m) => ({ workspaceId: m.workspaceId, scheduledId: m.scheduledId, sendAt: m.sendAt }),
-  summary: (m) => `Scheduled SMS ${m.scheduledId} · at ${m.sendAt}`,
-});
-
-// ---- bulk e-mail -----------------------------------------------------------------------------
-
-export interface EmailBulkMeta {
-  workspaceId: string;
-  queueId: string;
-  accountId: string;
-  recipients: number;
-}
-
-/**
- * One bulk e-mail send (`POST /emails/bulk`): ids only; the activities load subject, body and addresses from the rows.
- */
-export const emailBulkKind = defineWorkflowKind<EmailBulkMeta, EmailBulkWorkflowInput>({
-  kind: 'email-bulk',
-  workflowType: 'emailBulkWorkflow',
-  // Then (patch bulk-mailbox-cap) a batch held back by the mailbox's cap and the timer until its window.
-  replayFixtures: ['email-bulk.history.json', 'email-bulk-mailbox-cap.history.json'],
-  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
-  memo: (m) => ({ workspaceId: m.workspaceId, queueId: m.queueId, accountId: m.accountId, recipients: m.recipients }),
-  summary: (m) =>
-    `Bulk e-mail ${m.queueId} · ${m.recipients} ${m.recipients === 1 ? 'recipient' : 'recipients'} · account ${m.accountId}`,
-});

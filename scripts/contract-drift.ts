@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../platform/config';
+import { loadConfig } from '../app/config';
 import { createLogger } from '../platform/logger';
 import { runMigrations } from '../app/migrate';
 import { createWorkspace } from '../modules/workspaces';

@@ -1,6 +1,6 @@
 import { allRoutes } from '../routes';
 import type { RouteDef } from '../../platform/http/registry';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
 import { createLogger } from '../../platform/logger';
 import { openApiDocument } from './openapi';
 import type { JsonSchema } from '../../platform/http/json-schema';

@@ -7,3 +7,8 @@ export const agentEvents = defineEvents({
   agent_updated: z.object({ agent: recordView, changes: fieldChanges }),
   agent_deleted: z.object({ agent: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof agentEvents> {}
+}

@@ -12,3 +12,8 @@ export const automationEvents = defineEvents({
     sourceAutomationId: z.string().optional(),
   }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof automationEvents> {}
+}

@@ -8,10 +8,12 @@ import type { ActivityDeps } from '../../platform/activity-deps';
 import type { SequenceEnroller } from './actions/deps';
 import { componentDeps } from '../../platform/component-deps';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
-import { automationExecutionKind, automationScheduleTickKind } from '../../platform/workflow-kinds';
+import { automationExecutionKind } from './automation-execution.kind';
+import { automationScheduleTickKind } from './automation-schedule.kind';
 import { automationResource } from './automations.resource';
 import { automationSubscribers } from './engine/subscribers';
 import { inFlightLimit } from './engine/in-flight';
+import { automationEvents } from './automations.events';
 
 /**
  * Automations: definitions, runs (one workflow per execution), schedules and their trigger subscribers.
@@ -48,4 +50,6 @@ export const automationsModule = (enroller: (deps: ActivityDeps) => SequenceEnro
         }),
       ),
     ],
+
+    events: automationEvents,
   });

@@ -42,3 +42,8 @@ export const bookingEvents = defineEvents({
   booking_config_created: config,
   booking_config_updated: config.extend({ changes: changedKeys }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof bookingEvents> {}
+}

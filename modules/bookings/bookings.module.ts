@@ -9,6 +9,7 @@ import { subscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { bookingApprovalKind } from './booking-approval.kind';
 import { bookingResource } from './bookings.resource';
 import { bookingNotificationSubscriber } from './notifications';
+import { bookingEvents } from './bookings.events';
 
 /** Bookings: booking pages, public booking, approvals (one workflow per booking that needs one), notifications. */
 export const bookingsModule = defineModule({
@@ -30,4 +31,5 @@ export const bookingsModule = defineModule({
       bookingNotificationSubscriber(componentDeps(deps, 'bookings')),
     ]),
   ],
+  events: bookingEvents,
 });

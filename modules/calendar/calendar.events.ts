@@ -7,3 +7,8 @@ export const calendarEvents = defineEvents({
   event_updated: z.object({ event: recordView, changes: fieldChanges }),
   event_deleted: z.object({ event: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof calendarEvents> {}
+}

@@ -2,10 +2,12 @@
 import { defineModule } from '../../platform/module';
 import type * as calendarEventsRouter from './calendar-events.router';
 import { eventResource } from './calendar.resource';
+import { calendarEvents } from './calendar.events';
 
 export const calendarModule = defineModule({
   name: 'calendar',
   resources: [eventResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
   routes: () => [(require('./calendar-events.router') as typeof calendarEventsRouter).calendarEventsRoutes],
+  events: calendarEvents,
 });

@@ -12,3 +12,8 @@ export const callEvents = defineEvents({
   call_answered: call,
 });
 export type CallEventName = keyof typeof callEvents;
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof callEvents> {}
+}

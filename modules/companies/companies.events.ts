@@ -7,3 +7,8 @@ export const companyEvents = defineEvents({
   company_updated: z.object({ company: recordView, changes: fieldChanges }),
   company_deleted: z.object({ company: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof companyEvents> {}
+}

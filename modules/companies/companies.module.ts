@@ -2,6 +2,7 @@
 import { defineModule } from '../../platform/module';
 import type * as companiesRouter from './companies.router';
 import { companyResource } from './companies.resource';
+import { companyEvents } from './companies.events';
 import type { ImageResolver } from './companies.service';
 import type { CompanyRelations } from './relations';
 
@@ -20,4 +21,6 @@ export const companiesModule = (related: CompanyRelations) =>
     resources: [companyResource],
     // Loaded when the API mounts them (the worker never loads the HTTP layer).
     routes: () => [(require('./companies.router') as typeof companiesRouter).companiesRoutesWith(related)],
+
+    events: companyEvents,
   });

@@ -37,3 +37,8 @@ export const contractEvents = defineEvents({
   /** The expiry of a sent envelope moved later (the workflow's deadline timer moves with it). */
   contract_extended: contract.extend({ previousDeadlineAt: z.string().nullable(), deadlineAt: z.string() }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof contractEvents> {}
+}

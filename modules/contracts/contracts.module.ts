@@ -9,6 +9,7 @@ import { contractEnvelopeKind } from './contract-envelope.kind';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { contractResource } from './contracts.resource';
 import { envelopeWakeSubscriber } from './envelope-wake';
+import { contractEvents } from './contracts.events';
 import type { EidProvider } from './eid';
 
 // Declaration merging: platform names no module.
@@ -40,4 +41,5 @@ export const contractsModule = defineModule({
       envelopeWakeSubscriber({ workflows }),
     ]),
   ],
+  events: contractEvents,
 });

@@ -9,3 +9,8 @@ export const customFieldEvents = defineEvents({
   custom_field_updated: field.extend({ changes: fieldChanges }),
   custom_field_deleted: field,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof customFieldEvents> {}
+}

@@ -17,3 +17,8 @@ export const customObjectEvents = defineEvents({
   custom_object_updated: record.extend({ changes: fieldChanges }),
   custom_object_deleted: record,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof customObjectEvents> {}
+}

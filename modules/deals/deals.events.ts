@@ -25,3 +25,8 @@ export const dealEvents = defineEvents({
   flow_stage_updated: flowStage.extend({ changes: fieldChanges }),
   flow_stage_deleted: flowStage,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof dealEvents> {}
+}

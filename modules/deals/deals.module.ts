@@ -3,6 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as dealsRouter from './deals.router';
 import type * as flowsRouter from './flows.router';
 import { dealResource } from './deals.resource';
+import { dealEvents } from './deals.events';
 
 /** Deals and their flows (pipelines). */
 export const dealsModule = defineModule({
@@ -13,4 +14,5 @@ export const dealsModule = defineModule({
     (require('./deals.router') as typeof dealsRouter).dealsRoutes,
     (require('./flows.router') as typeof flowsRouter).flowsRoutes,
   ],
+  events: dealEvents,
 });

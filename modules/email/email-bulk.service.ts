@@ -17,7 +17,7 @@ import { forkForWorkspace } from '../../platform/orm/tenant';
 import { Person } from '../people';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
-import { emailBulkKind } from '../../platform/workflow-kinds';
+import { emailBulkKind } from './email-bulk.kind';
 import { startForRow, type WorkflowPort } from '../../platform/workflow-port';
 import type { Logger } from '../../platform/logger';
 import type { SendThrottle } from './bulk-throttle';

@@ -24,3 +24,8 @@ export const emailEvents = defineEvents({
   email_template_updated: template,
   email_template_deleted: template,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof emailEvents> {}
+}

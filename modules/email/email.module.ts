@@ -8,8 +8,9 @@ import type * as emailBulkRouter from './email-bulk.router';
 import type * as emailBulkActivities from './email-bulk.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
 import { componentDeps } from '../../platform/component-deps';
-import { emailBulkKind } from '../../platform/workflow-kinds';
+import { emailBulkKind } from './email-bulk.kind';
 import { emailResource } from './email.resource';
+import { emailEvents } from './email.events';
 import type { MessagingDeps } from './messaging-deps';
 
 // The e-mail transports (connected mailboxes, fallback sender) and the SMS gateway, as each composition root shares
@@ -51,4 +52,5 @@ export const emailModule = defineModule({
     (require('./email-bulk.activities') as typeof emailBulkActivities).createEmailBulkActivities(
       componentDeps(deps, 'email-bulk'),
     ),
+  events: emailEvents,
 });

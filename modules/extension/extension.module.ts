@@ -3,6 +3,7 @@ import { defineModule } from '../../platform/module';
 import { ExtensionContribution, ExtensionObservation } from './extension.entity';
 import type * as extensionRouter from './extension.router';
 import type * as extensionCapturesRouter from './extension-captures.router';
+import { extensionEvents } from './extension.events';
 
 /** The browser extension and its captures. */
 export const extensionModule = defineModule({
@@ -14,4 +15,5 @@ export const extensionModule = defineModule({
     (require('./extension.router') as typeof extensionRouter).extensionRoutes,
     (require('./extension-captures.router') as typeof extensionCapturesRouter).extensionCapturesRoutes,
   ],
+  events: extensionEvents,
 });

@@ -18,3 +18,8 @@ export const fileEvents = defineEvents({
     itemsMissing: z.number(),
   }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof fileEvents> {}
+}

@@ -4,6 +4,7 @@ import type * as filesRouter from './files.router';
 import type * as integrationsRouter from './integrations.router';
 import { fileResource } from './files.resource';
 import { fileEnv } from './settings';
+import { fileEvents } from './files.events';
 
 /** Files (local, S3, cloud drives) and the cloud-drive integrations. */
 export const filesModule = defineModule({
@@ -15,4 +16,5 @@ export const filesModule = defineModule({
     (require('./integrations.router') as typeof integrationsRouter).integrationsRoutes,
   ],
   settings: { section: 'files', load: fileEnv },
+  events: fileEvents,
 });

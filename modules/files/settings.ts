@@ -62,3 +62,11 @@ export function fileEnv(env: NodeJS.ProcessEnv): FileEnv {
     cloud: cloudEnv(env),
   };
 }
+
+// This module's section of AppConfig (platform/config.ts), loaded by its `settings` (files.module.ts).
+declare module '../../platform/config' {
+  interface ModuleSettings {
+    /** File storage (FILE_STORAGE, FILE_*, S3_*). */
+    files: FileEnv;
+  }
+}

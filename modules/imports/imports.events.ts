@@ -13,3 +13,8 @@ export const importEvents = defineEvents({
     failed: z.number(),
   }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof importEvents> {}
+}

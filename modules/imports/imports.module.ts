@@ -2,6 +2,7 @@
 import { defineModule } from '../../platform/module';
 import { ImportRun } from './import-run.entity';
 import type * as importRouter from './import.router';
+import { importEvents } from './imports.events';
 
 export const importsModule = defineModule({
   name: 'imports',
@@ -9,4 +10,5 @@ export const importsModule = defineModule({
   entities: { tenant: [ImportRun] },
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
   routes: () => [(require('./import.router') as typeof importRouter).importRoutes],
+  events: importEvents,
 });

@@ -12,3 +12,8 @@ export const leadEvents = defineEvents({
   /** One per workspace record: the rescore subscriber rescores the workspace's leads. */
   lead_scoring_rules_changed: rulesChanged,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof leadEvents> {}
+}

@@ -6,6 +6,7 @@ import type * as leadRoutingRouter from './lead-routing.router';
 import { subscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { leadResource } from './leads.resource';
 import { leadContactSyncSubscriber, leadRescoreSubscriber } from './rescore';
+import { leadEvents } from './leads.events';
 
 /** Leads, their scoring rules and routing. */
 export const leadsModule = defineModule({
@@ -23,4 +24,5 @@ export const leadsModule = defineModule({
       leadContactSyncSubscriber(deps),
     ]),
   ],
+  events: leadEvents,
 });

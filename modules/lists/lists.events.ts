@@ -11,3 +11,8 @@ export const listEvents = defineEvents({
   list_item_added: item,
   list_item_removed: item,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof listEvents> {}
+}

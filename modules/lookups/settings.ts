@@ -13,3 +13,11 @@ export function lookupEnv(env: NodeJS.ProcessEnv): LookupEnv {
     avatarLookupUrl: avatar.toLowerCase() === 'off' ? null : avatar.replace(/\/+$/, ''),
   };
 }
+
+// This module's section of AppConfig (platform/config.ts), loaded by its `settings` (lookups.module.ts).
+declare module '../../platform/config' {
+  interface ModuleSettings {
+    /** Company registry and public avatar lookups (CVR_API_*, AVATAR_LOOKUP_URL). */
+    lookups: LookupEnv;
+  }
+}

@@ -19,3 +19,8 @@ export const messagingEvents = defineEvents({
     inReplyTo: z.object({ smsId: z.string(), source: z.string().nullable(), sourceRef: z.string().optional() }),
   }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof messagingEvents> {}
+}

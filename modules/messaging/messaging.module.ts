@@ -4,8 +4,9 @@ import type * as smsRouter from './sms.router';
 import type * as smsTemplatesRouter from './sms-templates.router';
 import type * as smsActivities from './sms.activities';
 import type { ActivityDeps } from '../../platform/activity-deps';
-import { scheduledSmsKind } from '../../platform/workflow-kinds';
+import { scheduledSmsKind } from './sms-scheduled.kind';
 import { smsResource } from './sms.resource';
+import { messagingEvents } from './messaging.events';
 import type { SmsSchedulerPort } from './sms-workflow-ids';
 
 // Declaration merging: platform names no module.
@@ -34,4 +35,5 @@ export const messagingModule = defineModule({
       log: deps.log.child({ component: 'sms' }),
       gateway: deps.messaging?.gateway,
     }),
+  events: messagingEvents,
 });

@@ -1,7 +1,7 @@
 /** The Temporal adapter of SmsSchedulerPort (modules/messaging/sms-workflow-ids.ts): used by the API. */
 import type { Client } from '@temporalio/client';
 import type { SmsSchedulerPort } from './sms-workflow-ids';
-import { scheduledSmsKind } from '../../platform/workflow-kinds';
+import { scheduledSmsKind } from './sms-scheduled.kind';
 import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 
 export function createSmsScheduler(client: Client, taskQueue: string): SmsSchedulerPort {

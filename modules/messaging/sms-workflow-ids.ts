@@ -1,5 +1,5 @@
 /** Temporal ids of SMS workflows (DESIGN.md "Workflow ids"). Pure: workflow code may import it. */
-import { scheduledSmsKind } from '../../platform/workflow-kinds';
+import { scheduledSmsKind } from './sms-scheduled.kind';
 import type { ScheduledSmsWorkflowInput } from './sms-scheduled.messages';
 
 export const SCHEDULED_SMS_WORKFLOW_PREFIX = scheduledSmsKind.kind;

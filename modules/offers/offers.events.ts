@@ -43,3 +43,8 @@ export const offerEvents = defineEvents({
   catalog_item_updated: catalogItem.extend({ changes: fieldChanges }),
   catalog_item_deleted: catalogItem,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof offerEvents> {}
+}

@@ -4,6 +4,7 @@ import type * as offersRouter from './offers.router';
 import type * as offersPublicRouter from './offers-public.router';
 import type * as offerCatalogRouter from './offer-catalog.router';
 import { offerResource } from './offers.resource';
+import { offerEvents } from './offers.events';
 
 export const offersModule = defineModule({
   name: 'offers',
@@ -14,4 +15,5 @@ export const offersModule = defineModule({
     (require('./offers-public.router') as typeof offersPublicRouter).offersPublicRoutes,
     (require('./offer-catalog.router') as typeof offerCatalogRouter).offerCatalogRoutes,
   ],
+  events: offerEvents,
 });

@@ -7,3 +7,8 @@ export const personEvents = defineEvents({
   person_updated: z.object({ person: recordView, changes: fieldChanges }),
   person_deleted: z.object({ person: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof personEvents> {}
+}

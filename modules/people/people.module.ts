@@ -2,6 +2,7 @@
 import { defineModule } from '../../platform/module';
 import type * as peopleRouter from './people.router';
 import { personResource } from './people.resource';
+import { personEvents } from './people.events';
 import type { PersonRelations } from './relations';
 
 /** `related`: what the person routes show of deals (relations.ts), given by the composition. */
@@ -11,4 +12,6 @@ export const peopleModule = (related: PersonRelations) =>
     resources: [personResource],
     // Loaded when the API mounts them (the worker never loads the HTTP layer).
     routes: () => [(require('./people.router') as typeof peopleRouter).peopleRoutesWith(related)],
+
+    events: personEvents,
   });

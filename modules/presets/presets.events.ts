@@ -13,3 +13,8 @@ export const presetEvents = defineEvents({
   filter_preset_updated: preset.extend({ changes: fieldChanges }),
   filter_preset_deleted: preset,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof presetEvents> {}
+}

@@ -3,6 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as filterPresetsRouter from './filter-presets.router';
 import type * as dashboardLayoutsRouter from './dashboard-layouts.router';
 import { dashboardLayoutResource, filterPresetResource } from './presets.resource';
+import { presetEvents } from './presets.events';
 
 /** Filter presets and dashboard layouts. */
 export const presetsModule = defineModule({
@@ -13,4 +14,5 @@ export const presetsModule = defineModule({
     (require('./filter-presets.router') as typeof filterPresetsRouter).filterPresetsRoutes,
     (require('./dashboard-layouts.router') as typeof dashboardLayoutsRouter).dashboardLayoutsRoutes,
   ],
+  events: presetEvents,
 });

@@ -12,3 +12,8 @@ export const pricingEvents = defineEvents({
     submission: z.object({ _id: z.string(), templateId: z.string(), offerId: z.string().nullish() }),
   }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof pricingEvents> {}
+}

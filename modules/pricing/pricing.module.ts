@@ -3,6 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as offerTypesRouter from './offer-types.router';
 import type * as calculatorsRouter from './calculators.router';
 import { offerTypeResource } from './pricing.resource';
+import { pricingEvents } from './pricing.events';
 
 /** Offer types and price calculators. */
 export const pricingModule = defineModule({
@@ -13,4 +14,5 @@ export const pricingModule = defineModule({
     (require('./offer-types.router') as typeof offerTypesRouter).offerTypesRoutes,
     (require('./calculators.router') as typeof calculatorsRouter).calculatorsRoutes,
   ],
+  events: pricingEvents,
 });

@@ -20,3 +20,8 @@ export const projectEvents = defineEvents({
   clip_card_deleted: clipCard,
   time_entry_created: z.object({ timeEntry: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof projectEvents> {}
+}

@@ -4,6 +4,7 @@ import type * as projectsRouter from './projects.router';
 import type * as clipCardsRouter from './clip-cards.router';
 import type * as projectTemplatesRouter from './project-templates.router';
 import { projectResource } from './projects.resource';
+import { projectEvents } from './projects.events';
 
 /** Projects, clip cards and project templates. */
 export const projectsModule = defineModule({
@@ -15,4 +16,5 @@ export const projectsModule = defineModule({
     (require('./clip-cards.router') as typeof clipCardsRouter).clipCardsRoutes,
     (require('./project-templates.router') as typeof projectTemplatesRouter).projectTemplatesRoutes,
   ],
+  events: projectEvents,
 });

@@ -23,3 +23,8 @@ export const sequenceEvents = defineEvents({
   sequence_unenrolled: enrollment,
 });
 export type SequenceEventName = keyof typeof sequenceEvents;
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof sequenceEvents> {}
+}

@@ -9,6 +9,7 @@ import { sequenceEnrollmentKind } from './sequence-enrollment.kind';
 import { sequenceAutoEnrollSubscriber } from './auto-enroll';
 import { sequenceExitSubscriber } from './exit-subscriber';
 import { sequenceResource } from './sequences.resource';
+import { sequenceEvents } from './sequences.events';
 import type { SequenceWorkflowPort } from './ports';
 
 // The sequence engine's workflow port, as each composition root shares it (declaration merging: platform names no
@@ -63,4 +64,5 @@ export const sequencesModule = defineModule({
       },
     ),
   ],
+  events: sequenceEvents,
 });

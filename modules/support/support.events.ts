@@ -29,3 +29,8 @@ export const supportEvents = defineEvents({
   support_time_entry_created: z.object({ timeEntry: recordView, ticketId: z.string() }),
   support_flow_updated: z.object({ flow: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof supportEvents> {}
+}

@@ -8,3 +8,8 @@ export const tagEvents = defineEvents({
   tag_added: tagChange,
   tag_removed: tagChange,
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof tagEvents> {}
+}

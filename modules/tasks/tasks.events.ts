@@ -7,3 +7,8 @@ export const taskEvents = defineEvents({
   task_updated: z.object({ task: recordView, changes: fieldChanges }),
   task_deleted: z.object({ task: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof taskEvents> {}
+}

@@ -5,3 +5,8 @@ import { defineEvents, recordView } from '../../platform/outbox/define-events';
 export const timelineEvents = defineEvents({
   activity_created: z.object({ activity: recordView }),
 });
+
+// Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).
+declare module '../../platform/outbox/catalog' {
+  interface EventCatalogOf extends Readonly<typeof timelineEvents> {}
+}

@@ -2,6 +2,7 @@
 import { defineModule } from '../../platform/module';
 import type * as usersRouter from './users.router';
 import { userResource } from '../workspaces/workspaces.resource';
+import { userEvents } from './users.events';
 
 /** Users of a workspace (the user manifest and entity live in modules/workspaces/). */
 export const usersModule = defineModule({
@@ -9,4 +10,5 @@ export const usersModule = defineModule({
   resources: [userResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
   routes: () => [(require('./users.router') as typeof usersRouter).usersRoutes],
+  events: userEvents,
 });

@@ -61,3 +61,11 @@ export function webhookEnv(env: NodeJS.ProcessEnv): WebhookEnv {
     encryptionKey: env.SECRETS_ENCRYPTION_KEY?.trim() || env.CRM_SECRETS_KEY?.trim() || undefined,
   };
 }
+
+// This module's section of AppConfig (platform/config.ts), loaded by its `settings` (webhooks.module.ts).
+declare module '../../platform/config' {
+  interface ModuleSettings {
+    /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY). */
+    webhooks: WebhookEnv;
+  }
+}

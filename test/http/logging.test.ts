@@ -8,7 +8,7 @@ import { ok, route } from '../../platform/http/registry';
 import { Company } from '../../modules/companies/company.entity';
 import { createRecord } from '../../platform/shared/records';
 import { resolveStackConfig } from '../../infra/stack';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
 import { createLogger } from '../../platform/logger';
 import { createWorkspace } from '../../modules/workspaces/workspaces.service';
 import { HttpClient } from '../support/app';

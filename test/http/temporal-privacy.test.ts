@@ -6,7 +6,7 @@
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { SECRET_REF } from '../../modules/automations/secrets';
-import { automationExecutionKind } from '../../platform/workflow-kinds';
+import { automationExecutionKind } from '../../modules/automations/automation-execution.kind';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, parsePayloadKeys } from '../../platform/temporal/codec';
 import { startTestApp, type Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { buildApi, type ApiRuntime } from '../../api/bootstrap';
-import { loadConfig, type AppConfig } from '../../platform/config';
+import type { AppConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
 import { createLogger } from '../../platform/logger';
 import { createWorkspace } from '../../modules/workspaces/workspaces.service';
 import { createApiKey } from '../../modules/workspaces/api-keys.service';

@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import type { Ctx } from '../../platform/context';
 import { newId } from '../../platform/ids';
-import { EVENT_CATALOG, isEventName } from '../../platform/outbox/catalog';
+import { EVENT_CATALOG, isEventName } from '../../app/event-catalog';
 import { emit, type DomainEventInput } from '../../platform/outbox/emit';
 
 export interface StoredEvent {
@@ -19,7 +19,7 @@ export interface StoredEvent {
  */
 export function assertCatalogued(events: readonly Pick<StoredEvent, 'type' | 'payload'>[]): void {
   for (const e of events) {
-    if (!isEventName(e.type)) throw new Error(`outbox event ${e.type} is not declared (domain/outbox/catalog.ts)`);
+    if (!isEventName(e.type)) throw new Error(`outbox event ${e.type} is not declared (no module's *.events.ts)`);
     const parsed = (EVENT_CATALOG[e.type] as z.ZodType).safeParse(e.payload);
     if (!parsed.success)
       throw new Error(

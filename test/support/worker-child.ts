@@ -5,7 +5,7 @@ import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
 import { createRunStarter } from '../../modules/automations/engine/starter';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
 import { createLogger } from '../../platform/logger';
 import { ormConfig } from '../../app/orm';
 import { WORKFLOWS_PATH } from '../../platform/temporal/bundle-options';

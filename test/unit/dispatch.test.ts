@@ -6,7 +6,7 @@ import Koa, { type Context, type Middleware } from 'koa';
 import Router from '@koa/router';
 import { allRoutes } from '../../api/routes';
 import { dispatchBySegments, groupKey, type Mounted } from '../../platform/http/dispatch';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
 import { createLogger } from '../../platform/logger';
 
 /** The route registry as the app builds it (construction touches no database or Temporal). */

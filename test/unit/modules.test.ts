@@ -12,7 +12,8 @@ import type { RouteDef } from '../../platform/http/registry';
 import { allRoutes, ROUTE_FACTORIES } from '../../api/routes';
 import { createActivities, type ActivityDeps } from '../../app/activities';
 import type { WorkflowPort } from '../../modules/automations/engine/ports';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
+import { loadPlatformConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';
 import { MODULES, WORKFLOW_KINDS } from '../../app/modules';
 import { buildSubscribers, PORTED_SUBSCRIBERS } from '../../app/subscribers';
@@ -23,7 +24,7 @@ import type { SequenceWorkflowPort } from '../../modules/sequences/ports';
 import type { SubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import type { ResourceManifest } from '../../platform/shared/resource';
 import type { WebhookRetryPort } from '../../modules/webhooks/ports';
-import * as workflowKinds from '../../platform/workflow-kinds';
+import type { WorkflowKind } from '../../platform/workflow-kinds';
 
 const ROOT = path.join(__dirname, '../..');
 const config = loadConfig({ DATABASE_URL: 'postgres://modules-test@localhost/none' } as NodeJS.ProcessEnv);
@@ -68,7 +69,7 @@ interface ModuleView {
   resources: readonly ResourceManifest[];
   routes: () => readonly RouteFactory[];
   events?: Readonly<Record<string, unknown>>;
-  workflows: readonly workflowKinds.WorkflowKind<never>[];
+  workflows: readonly WorkflowKind<never>[];
   activities?: (deps: ActivityDeps) => Readonly<Record<string, unknown>>;
   subscribers: readonly SubscriberGroup[];
   settings?: { section: string; load(env: NodeJS.ProcessEnv): unknown };
@@ -144,15 +145,14 @@ describe('modules', () => {
   });
 
   describe('workflow kinds', () => {
-    it("each kind of domain/workflow-kinds.ts and of a module's *.kind.ts is named by one module", () => {
+    it("each kind of a module's *.kind.ts is named by one module", () => {
       const isKind = ([, v]: [string, unknown]): boolean =>
         typeof v === 'object' && v !== null && 'workflowType' in v && 'workflowId' in v;
-      const defined = [
-        ...Object.entries(workflowKinds),
-        ...FEATURE_DIRS.flatMap((d) => exportsOf(d, '.kind.ts')).flatMap(({ file, exports }) =>
+      const defined = FEATURE_DIRS.flatMap((d) => exportsOf(d, '.kind.ts'))
+        .flatMap(({ file, exports }) =>
           Object.entries(exports).map(([name, v]): [string, unknown] => [`${file} ${name}`, v]),
-        ),
-      ].filter(isKind);
+        )
+        .filter(isKind);
       expect(defined.length).toBeGreaterThanOrEqual(8);
       expect(twice(modules.map((m) => m.workflows)).map((k) => k.kind)).toEqual([]);
       expect(defined.filter(([, kind]) => !(WORKFLOW_KINDS as unknown[]).includes(kind)).map(([name]) => name)).toEqual(
@@ -240,6 +240,8 @@ describe('modules', () => {
       for (const s of sections) expect([s.section, loaded[s.section]]).toEqual([s.section, s.load(env)]);
       const names = sections.map((s) => s.section);
       expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+      // A module's section would replace platform's field of the same name.
+      expect(names.filter((n) => Object.hasOwn(loadPlatformConfig(env), n))).toEqual([]);
     });
 
     it('every environment loader of a modules/*/settings.ts file (`<x>Env(env)`) is named by a module', () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { EntitySchema } from '@mikro-orm/core';
 import type { RouteDef } from '../../platform/http/registry';
 import { allRoutes } from '../../api/routes';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from '../../app/config';
 import { createLogger } from '../../platform/logger';
 import { ENTITIES } from '../../app/orm';
 import { registerAppResources, RESOURCE_ENTITIES, RESOURCES, resourceOf } from '../../app/resources';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../../platform/config';
+import { loadConfig } from '../../../app/config';
 import { createAiProvider } from '../../../adapters/ai/factory';
 import { createOpenAiCompatibleProvider } from '../../../adapters/ai/openai-compatible';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';

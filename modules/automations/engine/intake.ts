@@ -10,7 +10,7 @@ import { leanQuery } from '../../../platform/orm/lean';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { rateLimitState } from '../../workspaces';
 import type { Automation } from '../automation.entity';
-import { automationExecutionKind } from '../../../platform/workflow-kinds';
+import { automationExecutionKind } from '../automation-execution.kind';
 import type { EngineDeps } from './ports';
 import { queuedRuns, START_QUEUE_CHANNEL } from '../../../platform/intake/queue-signal';
 import { createRoots, rowContext } from './rows';

@@ -22,7 +22,7 @@ import { DomainError, notFound } from '../../../platform/errors';
 import { newId } from '../../../platform/ids';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { notifyQueued, queuedRuns } from '../../../platform/intake/queue-signal';
-import { automationExecutionKind } from '../../../platform/workflow-kinds';
+import { automationExecutionKind } from '../automation-execution.kind';
 import { Automation, AutomationExecution, AutomationStep } from '../automation.entity';
 import { formatGraphErrors, validateAutomationGraph } from '../graph';
 import type { EngineDeps } from './ports';

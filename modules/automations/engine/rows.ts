@@ -10,7 +10,7 @@ import { newId } from '../../../platform/ids';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { emit } from '../../../platform/outbox/emit';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
-import { automationExecutionKind } from '../../../platform/workflow-kinds';
+import { automationExecutionKind } from '../automation-execution.kind';
 import { notifyQueued } from '../../../platform/intake/queue-signal';
 import { type Context, type GraphSnapshot } from './types.pure';
 import { automationActor, automationActorId } from './workspace';

@@ -7,7 +7,7 @@
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Automation } from '../automation.entity';
 import { scheduleSpecFor } from '../schedule';
-import { automationScheduleTickKind } from '../../../platform/workflow-kinds';
+import { automationScheduleTickKind } from '../automation-schedule.kind';
 import { automationScheduleId, parseAutomationScheduleId, SCHEDULE_ID_PREFIX } from '../automation-ids.pure';
 import type { EngineDeps } from './ports';
 import { workspaceInfo } from './workspace';

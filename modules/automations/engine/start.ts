@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { mapLimited } from '../../../platform/shared/concurrency';
 import { AutomationExecution } from '../automation.entity';
-import { automationExecutionKind } from '../../../platform/workflow-kinds';
+import { automationExecutionKind } from '../automation-execution.kind';
 import { startForRow } from '../../../platform/workflow-port';
 import { queuedRuns } from '../../../platform/intake/queue-signal';
 import { redactNodeSecrets } from '../secrets';

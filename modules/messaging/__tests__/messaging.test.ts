@@ -9,7 +9,7 @@ import { createHttpSmsGateway } from '../../../adapters/sms/http-sms-gateway';
 import { OutboundMessage } from '../outbound-message.entity';
 import { sendSms, type SendSmsInput } from '../sms.service';
 import { createSmtpTransport } from '../../../adapters/smtp/smtp-transport';
-import { loadConfig } from '../../../platform/config';
+import { loadConfig } from '../../../app/config';
 import { ormConfig } from '../../../app/orm';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Person } from '../../people/person.entity';

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../../platform/config';
+import { loadConfig } from '../../../app/config';
 import { createMessagingDeps } from '../../email/messaging-deps';
 import { smsSettings, smtpSettings } from '../settings';
 

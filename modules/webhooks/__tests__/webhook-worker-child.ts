@@ -7,7 +7,7 @@ import { createActivities } from '../../../app/activities';
 import { createWorkflowPort } from '../../../platform/temporal/workflow-client';
 import { createTemporalClient } from '../../../platform/temporal/client';
 import { crmDataConverter } from '../../../platform/temporal/codec';
-import { loadConfig } from '../../../platform/config';
+import { loadConfig } from '../../../app/config';
 import { createLogger } from '../../../platform/logger';
 import { ormConfig } from '../../../app/orm';
 import { WORKFLOWS_PATH } from '../../../platform/temporal/bundle-options';

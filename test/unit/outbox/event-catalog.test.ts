@@ -1,13 +1,23 @@
 /**
- * The event catalog (domain/outbox/catalog.ts) against itself and against every list that names
- * outbox events: automation triggers, the webhook mapping, sequence exits and sequence events,
- * the search definitions. Names are also checked by tsc (the lists use `satisfies` or eventNames);
- * the type-level cases at the bottom fail tsc if `emit()` ever accepts an undeclared name again.
+ * The event catalog (the modules' `events`, app/event-catalog.ts; its type, platform/outbox/catalog.ts)
+ * against itself, against the modules' events files, and against every list that names outbox events:
+ * automation triggers, the webhook mapping, sequence exits and sequence events, the search definitions.
+ * Names are also checked by tsc (the lists use `satisfies` or eventNames); the type-level cases at the bottom fail
+ * tsc if `emit()` ever accepts an undeclared name again, or if the type and the modules' catalogs differ.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import type { z } from 'zod';
 import { NON_EVENT_TRIGGERS, TRIGGER_TYPES, UNEMITTED_TRIGGERS } from '../../../modules/automations/definition.schemas';
 import type { Ctx } from '../../../platform/context';
-import { EVENT_CATALOG, EVENT_NAMES, FEATURE_EVENTS, isEventName } from '../../../platform/outbox/catalog';
+import {
+  EVENT_CATALOG,
+  EVENT_NAMES,
+  FEATURE_EVENTS,
+  isEventName,
+  type ModuleEventName,
+} from '../../../app/event-catalog';
+import type { EventName } from '../../../platform/outbox/catalog';
 import { emit, outboxRow } from '../../../platform/outbox/emit';
 import { SEQUENCE_EVENTS } from '../../../modules/sequences/definition.schemas';
 import { SEQUENCE_EXIT_EVENTS, UNEMITTED_EXIT_EVENTS } from '../../../modules/sequences/exit-subscriber';
@@ -26,6 +36,22 @@ describe('the event catalog', () => {
     const clashes = [...owners].filter(([, features]) => features.length > 1);
     expect(clashes).toEqual([]);
     expect(EVENT_NAMES).toHaveLength(owners.size);
+  });
+
+  it("holds every catalog a modules/*/*.events.ts file declares (each named by its module's `events`)", () => {
+    const root = path.join(__dirname, '../../..');
+    const files = readdirSync(path.join(root, 'modules'), { recursive: true })
+      .map(String)
+      .filter((f) => /^[a-z-]+\/[a-z-]+\.events\.ts$/.test(f));
+    expect(files.length).toBeGreaterThanOrEqual(29);
+    const named = new Set<unknown>(Object.values(FEATURE_EVENTS));
+    const unnamed = files.flatMap((file) =>
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      Object.entries(require(path.join(root, 'modules', file)) as Record<string, unknown>)
+        .filter(([, catalog]) => !named.has(catalog))
+        .map(([name]) => `modules/${file} ${name}`),
+    );
+    expect(unnamed).toEqual([]);
   });
 
   it('names events in snake_case, entity first', () => {
@@ -90,6 +116,14 @@ export function typeLevelCases(ctx: Ctx): void {
   outboxRow(ctx, at, 'emails_sent', 'email', 'e1', {});
   // @ts-expect-error a name built at run time is not a declared name
   emit(ctx, { type: `company_${String(at)}`, entityType: 'company', entityId: 'c1', payload: {} });
+  // The type-level catalog (each events file extends EventCatalogOf) and the modules' `events` hold the same names: an
+  // events file that does not extend it, or one that no module names, fails here.
+  const sameNames: [EventName] extends [ModuleEventName]
+    ? [ModuleEventName] extends [EventName]
+      ? true
+      : false
+    : false = true;
+  void sameNames;
   // The declared name with its payload compiles.
   emit(ctx, { type: 'company_created', entityType: 'company', entityId: 'c1', payload: { company: { _id: 'c1' } } });
 }

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowPort } from '../../../modules/automations/engine/ports';
-import { loadConfig } from '../../../platform/config';
+import { loadConfig } from '../../../app/config';
 import { createLogger } from '../../../platform/logger';
 import { buildSubscribers, PORTED_SUBSCRIBERS, type PortedSubscriber } from '../../../app/subscribers';
 import type { SubscriberDeps } from '../../../platform/outbox/subscriber';

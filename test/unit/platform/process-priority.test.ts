@@ -3,7 +3,7 @@
 // lowered priority cannot be raised again without privileges.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { loadConfig } from '../../../platform/config';
+import { loadConfig } from '../../../app/config';
 
 const CHILD = `
 const fs = require('node:fs');

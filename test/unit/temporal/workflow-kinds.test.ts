@@ -1,17 +1,15 @@
 /**
- * The workflow registry (kinds in domain/workflow-kinds.ts, WORKFLOW_KINDS from the modules) is complete: every
- * kind's workflow function is exported by the worker's bundle entry (generated from every *.workflow.ts:
- * temporal/bundle-options.ts), has a replay fixture, and
- * its ids, search attributes and summary follow the conventions (DESIGN.md "Workflow ids").
+ * The workflow registry (each kind in its module's `<kind>.kind.ts`, WORKFLOW_KINDS from the modules) is
+ * complete: every kind's workflow function is exported by the worker's bundle entry (generated from every
+ * *.workflow.ts: temporal/bundle-options.ts), has a replay fixture, and its ids, search attributes and summary
+ * follow the conventions (DESIGN.md "Workflow ids").
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  automationExecutionKind,
-  automationScheduleTickKind,
-  defineWorkflowKind,
-  scheduledSmsKind,
-} from '../../../platform/workflow-kinds';
+import { defineWorkflowKind } from '../../../platform/workflow-kinds';
+import { automationExecutionKind } from '../../../modules/automations/automation-execution.kind';
+import { automationScheduleTickKind } from '../../../modules/automations/automation-schedule.kind';
+import { scheduledSmsKind } from '../../../modules/messaging/sms-scheduled.kind';
 import { WORKFLOW_KINDS } from '../../../app/modules';
 import { sequenceEnrollmentKind } from '../../../modules/sequences/sequence-enrollment.kind';
 import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
@@ -68,16 +66,28 @@ describe('workflow registry', () => {
     },
   );
 
-  it('is pure: imports only the automation id helpers, and the input types of the kinds; no clock, randomness or environment', () => {
-    const src = readFileSync(path.join(__dirname, '../../../platform/workflow-kinds.ts'), 'utf8');
-    const imports = [...src.matchAll(/^import (type )?[^']*'([^']+)'/gm)].map((m) => ({
-      type: Boolean(m[1]),
-      from: m[2],
-    }));
-    expect(imports.filter((i) => !i.type).map((i) => i.from)).toEqual(['../modules/automations/automation-ids.pure']);
-    const typeSources = imports.filter((i) => i.type).map((i) => i.from);
-    for (const from of typeSources) expect(from).toMatch(/\.messages$/);
-    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(/);
+  it("is pure: the registry and each *.kind.ts import only it, *.pure helpers and the kinds' input types; no clock, randomness or environment", () => {
+    const root = path.join(__dirname, '../../..');
+    const kindFiles = (readdirSync(path.join(root, 'modules'), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.kind.ts'))
+      .map((f) => `modules/${f}`);
+    expect(kindFiles.length).toBeGreaterThanOrEqual(8);
+    const impure = ['platform/workflow-kinds.ts', ...kindFiles].flatMap((file) => {
+      const src = readFileSync(path.join(root, file), 'utf8');
+      const imports = [...src.matchAll(/^import (type )?[^']*'([^']+)'/gm)].map((m) => ({
+        type: Boolean(m[1]),
+        from: m[2]!,
+      }));
+      return [
+        ...imports
+          .filter((i) => (i.type ? !/\.messages$/.test(i.from) : !/(\/platform\/workflow-kinds|\.pure)$/.test(i.from)))
+          .map((i) => `${file} imports ${i.from}`),
+        ...(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(/.test(src)
+          ? [`${file} reads a clock or the environment`]
+          : []),
+      ];
+    });
+    expect(impure).toEqual([]);
   });
 
   it('refuses a kind that is not kebab-case', () => {

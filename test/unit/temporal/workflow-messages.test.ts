@@ -13,13 +13,11 @@ import type { DecisionResult } from '../../../modules/bookings/approval-types';
 import * as bookingMessages from '../../../modules/bookings/booking-approval.messages';
 import * as contractMessages from '../../../modules/contracts/contract-envelope.messages';
 import * as sequenceMessages from '../../../modules/sequences/sequence-enrollment.messages';
-import {
-  automationExecutionKind,
-  automationScheduleTickKind,
-  emailBulkKind,
-  scheduledSmsKind,
-  type InputOf,
-} from '../../../platform/workflow-kinds';
+import type { InputOf } from '../../../platform/workflow-kinds';
+import { automationExecutionKind } from '../../../modules/automations/automation-execution.kind';
+import { automationScheduleTickKind } from '../../../modules/automations/automation-schedule.kind';
+import { emailBulkKind } from '../../../modules/email/email-bulk.kind';
+import { scheduledSmsKind } from '../../../modules/messaging/sms-scheduled.kind';
 import { WORKFLOW_KINDS } from '../../../app/modules';
 import { sequenceEnrollmentKind } from '../../../modules/sequences/sequence-enrollment.kind';
 import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
