@@ -6,8 +6,8 @@ import { createAutomation, toggleAutomation } from '../modules/automations/autom
 import { automationCreateBody } from '../modules/automations/definition.schemas';
 import type { Ctx } from '../platform/context';
 import { createLead } from '../modules/leads/leads.service';
-import { forkForWorkspace } from '../platform/orm/tenant';
-import { paced, percentile, type Latencies } from './stats';
+import { commitRecords, type Pacing } from './record-commits';
+import { percentile, type Latencies } from './stats';
 
 /** A record_created (lead) automation with `actionCount` create_note actions in a chain, activated. */
 export async function createBenchAutomation(ctx: Ctx, actionCount: number): Promise<string> {
@@ -30,54 +30,20 @@ export async function createBenchAutomation(ctx: Ctx, actionCount: number): Prom
   return id;
 }
 
-/** Creates `count` leads through the leads service in `batches` transactions; lead id → commit time (ms). */
-export async function createLeads(
+/**
+ * Creates `count` leads through the leads service (each record_created event starts a run) as `pacing` says; lead id →
+ * commit time (ms).
+ */
+export const createLeads = (
   orm: MikroORM,
   ctx: Omit<Ctx, 'em'>,
   count: number,
-  batches: number,
-): Promise<Map<string, number>> {
-  const committed = new Map<string, number>();
-  const per = Math.ceil(count / batches);
-  for (let done = 0; done < count; done += per) {
-    const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const ids: string[] = [];
-    await em.begin();
-    try {
-      for (let i = done; i < Math.min(count, done + per); i++) {
-        const lead = (await createLead({ ...ctx, em }, { title: `Bench lead ${i}` }, { preview: false })) as {
-          _id: string;
-        };
-        ids.push(lead._id);
-      }
-      await em.commit();
-    } catch (err) {
-      await em.rollback();
-      throw err;
-    }
-    const at = Date.now();
-    for (const id of ids) committed.set(id, at);
-  }
-  return committed;
-}
-
-/** Creates `count` leads one per transaction, one every `intervalMs` (open loop); lead id → commit time. */
-export async function createLeadsPaced(
-  orm: MikroORM,
-  ctx: Omit<Ctx, 'em'>,
-  count: number,
-  intervalMs: number,
-): Promise<Map<string, number>> {
-  const committed = new Map<string, number>();
-  await paced(count, intervalMs, async (i) => {
-    const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const lead = (await em.transactional((tem) =>
-      createLead({ ...ctx, em: tem }, { title: `Paced lead ${i}` }, { preview: false }),
-    )) as { _id: string };
-    committed.set(lead._id, Date.now());
+  pacing: Pacing,
+): Promise<Map<string, number>> =>
+  commitRecords(orm, ctx.actor.workspaceId, count, pacing, async (em, i) => {
+    const title = `${'everyMs' in pacing ? 'Paced' : 'Bench'} lead ${i}`;
+    return ((await createLead({ ...ctx, em }, { title }, { preview: false })) as { _id: string })._id;
   });
-  return committed;
-}
 
 export async function executionCounts(
   pool: pg.Pool,
@@ -89,6 +55,24 @@ export async function executionCounts(
     [automationId],
   );
   return rows[0]!;
+}
+
+/**
+ * Waits (through `until`, a bench poller) until `total` executions of the automation completed; fails on a failed or
+ * cancelled one. `whose` names the runs in the messages.
+ */
+export async function completedExecutions(
+  until: (what: string, check: () => Promise<boolean>) => Promise<void>,
+  pool: pg.Pool,
+  automationId: string,
+  total: number,
+  whose = 'the bench automation',
+): Promise<void> {
+  await until(`${total} completed runs of ${whose}`, async () => {
+    const c = await executionCounts(pool, automationId);
+    if (c.failed) throw new Error(`${c.failed} runs of ${whose} failed`);
+    return c.completed >= total;
+  });
 }
 
 /** Event → completion and event → first action (the first action step's start) of the executions of these leads. */

@@ -26,42 +26,33 @@
 // (throughput figures from the throughput phase; p50 first action and p95 event → done from the
 // latency phase).
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createActivities } from '../app/activities';
-import { createTemporalClient } from '../platform/temporal/client';
 import { crmDataConverter } from '../platform/temporal/codec';
 import { createWorkflowPort } from '../platform/temporal/workflow-client';
-import type { AppConfig } from '../platform/config';
-import { loadConfig } from '../app/config';
+import { type AppConfig } from '../platform/config';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { createMeiliClient } from '../search/meili';
 import { SCOPES, type Ctx } from '../platform/context';
-import { newId } from '../platform/ids';
-import { createLogger } from '../platform/logger';
-import { ormConfig } from '../app/orm';
-import { runMigrations } from '../app/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../platform/outbox/dispatcher';
 import { buildSubscribers } from '../app/subscribers';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
-import { benchEnv, benchLog, runBench, stackCpu, deleteWorkspaceRows } from './bench-stack';
+import { benchLog, runBench, stackCpu, deleteWorkspaceRows } from './bench-stack';
+import { createEngineWorker, openEngineBench } from './engine-bench';
 import {
   createBenchAutomation,
   createLeads,
-  createLeadsPaced,
   engineLatencies,
-  executionCounts,
+  completedExecutions,
   latencyLegs,
 } from './automation-runs';
 import { measureBare, measureBarePaced, type BareSetup } from './bare-runs';
 import { figures, median, poller, sleep, type Figures, type Latencies } from './stats';
-import { WORKFLOWS_PATH } from '../platform/temporal/bundle-options';
 
 const EVENTS = Math.max(500, Number(process.env.BENCH_EVENTS ?? 500));
 const ACTIONS = 2;
@@ -84,21 +75,11 @@ const log = benchLog;
 // Figures come from the rows' timestamps, not from this poll: it only needs to notice the end.
 const until = poller(TIMEOUT_MS, 200);
 
-/** Waits until `total` executions of the automation completed (fails on a failed one). */
-function completions(pool: pg.Pool, automationId: string): (total: number) => Promise<void> {
-  return async (total) =>
-    until(`${total} completed executions`, async () => {
-      const c = await executionCounts(pool, automationId);
-      if (c.failed) throw new Error(`${c.failed} executions failed`);
-      return c.completed >= total;
-    });
-}
-
 /** One throughput round: EVENTS leads in BATCHES transactions, after `before` completed executions. */
 async function measureEngine(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, 'em'>, automationId: string, before: number) {
   log(`engine: ${EVENTS} leads in ${BATCHES} transactions…`);
-  const committed = await createLeads(orm, ctx, EVENTS, BATCHES);
-  await completions(pool, automationId)(before + EVENTS);
+  const committed = await createLeads(orm, ctx, EVENTS, { batches: BATCHES });
+  await completedExecutions(until, pool, automationId, before + EVENTS);
   const burst = await engineLatencies(pool, automationId, committed);
   const result = figures(burst.starts, burst.ends);
   return { ...result, firstActionP50: burst.firstActionP50, firstActionP95: burst.firstActionP95 };
@@ -114,8 +95,8 @@ async function measureEnginePaced(
   before: number,
 ): Promise<Latencies> {
   log(`engine latency: ${PACED_EVENTS} leads, one per transaction, ${ratePerS.toFixed(1)}/s…`);
-  const committed = await createLeadsPaced(orm, ctx, PACED_EVENTS, 1000 / ratePerS);
-  await completions(pool, automationId)(before + PACED_EVENTS);
+  const committed = await createLeads(orm, ctx, PACED_EVENTS, { everyMs: 1000 / ratePerS });
+  await completedExecutions(until, pool, automationId, before + PACED_EVENTS);
   log(`engine latency, median per leg (ms): ${await latencyLegs(pool, automationId, committed)}`);
   return engineLatencies(pool, automationId, committed);
 }
@@ -148,19 +129,9 @@ async function cleanup(pool: pg.Pool, workspaceId: string | undefined): Promise<
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env = benchEnv(stack);
-  const taskQueue = `bench-automations-${newId()}`;
-  const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
-  if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
-  const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-automations');
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 8 });
-  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const client = createTemporalClient(await Connection.connect({ address: config.temporalAddress }), config);
-  const native = await NativeConnection.connect({ address: config.temporalAddress });
+  const bench = await openEngineBench(stack, 'automations');
+  const { config, taskQueue, appLog, pool, orm, native, localClient } = bench;
   // As in the worker process (bin/worker.ts): starts go through the worker's own connection, eagerly.
-  const localClient = createTemporalClient(native, config);
   const workflows = createWorkflowPort(localClient, taskQueue, { eagerStart: true });
   const running: { worker: Worker; done: Promise<void> }[] = [];
   let dispatcher: OutboxDispatcher | undefined;
@@ -171,14 +142,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       `create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) not null, step int not null, done_at timestamptz not null, primary key (run_id, step))`,
     );
     log('bundling workflows and starting the engine and bare workers…');
-    const engineWorker = await Worker.create({
-      connection: native,
-      namespace: config.temporalNamespace,
-      taskQueue,
-      workflowsPath: WORKFLOWS_PATH,
-      activities: createActivities({ orm, config, log: appLog, workflows }),
-      dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
-    });
+    const engineWorker = await createEngineWorker(bench, workflows);
     const bareQueue = `${taskQueue}-bare`;
     const bareWorker = await Worker.create({
       connection: native,
@@ -224,8 +188,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const quiet = (): Promise<void> => settle(pool, config, workspaceId!);
     const ctx = { actor };
     log(`warm-up: ${WARMUP} leads, ${WARMUP} bare workflows…`);
-    await createLeads(orm, ctx, WARMUP, 1);
-    await completions(pool, automationId)(WARMUP);
+    await createLeads(orm, ctx, WARMUP, { batches: 1 });
+    await completedExecutions(until, pool, automationId, WARMUP);
     await measureBare(bareSide, WARMUP, CONCURRENCY);
     await quiet();
     let executions = WARMUP;
@@ -340,13 +304,10 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     await dispatcher?.stop().catch(() => undefined);
     for (const { worker } of running) if (worker.getState() === 'RUNNING') worker.shutdown();
     await Promise.all(running.map((r) => r.done.catch(() => undefined)));
-    await native.close().catch(() => undefined);
-    await client.connection.close().catch(() => undefined);
     if (process.env.BENCH_KEEP_DATA === '1')
       log(`BENCH_KEEP_DATA=1: workspace ${workspaceId} and the bench tables are kept`);
     else await cleanup(pool, workspaceId).catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
-    await pool.end();
-    await orm.close(true);
+    await bench.close();
   }
   return out;
 }

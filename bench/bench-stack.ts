@@ -91,30 +91,66 @@ export async function deleteWorkspaceRows(db: Queryable, workspaceId: string): P
   await db.query('delete from workspace where id = $1', [workspaceId]);
 }
 
-/** Runs one bench with its services and exits: 0 after printing its lines, 1 on failure. */
-export function runBench(
-  name: string,
-  defaults: BenchPorts,
-  run: (stack: RunningStack | undefined) => Promise<string[]>,
-): void {
-  const main = async (): Promise<void> => {
-    const stack = await startBenchStack(name, defaults);
-    let out: string[];
-    try {
-      out = await run(stack);
-    } finally {
-      await stack?.stop();
-    }
-    // Printed after shutdown so that the RESULT line is the last line of the output.
-    process.stdout.write(`${out.join('\n')}\n`);
-  };
+/**
+ * Runs a bench's `main`, which stops its services before it answers its lines, then prints them (so that the RESULT
+ * line is the last line of the output) and exits: 0, or 1 on failure.
+ */
+export function finishBench(main: () => Promise<string[]>): void {
   main().then(
-    () => process.exit(0),
+    (out) => {
+      process.stdout.write(`${out.join('\n')}\n`);
+      process.exit(0);
+    },
     (err: unknown) => {
       benchLog(`failed: ${err instanceof Error ? err.stack : String(err)}`);
       process.exit(1);
     },
   );
+}
+
+/** Runs one bench with its services (started as startBenchStack says, stopped after it) through finishBench. */
+export function runBench(
+  name: string,
+  defaults: BenchPorts,
+  run: (stack: RunningStack | undefined) => Promise<string[]>,
+): void {
+  finishBench(async () => {
+    const stack = await startBenchStack(name, defaults);
+    try {
+      return await run(stack);
+    } finally {
+      await stack?.stop();
+    }
+  });
+}
+
+/** Process `pid` (/proc/<pid>/stat): its command name, parent and CPU time (user + system, ms); undefined if gone. */
+export function procStat(pid: number): { comm: string; ppid: number; ms: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // exited, or not Linux
+  }
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are at 11 and 12 after the comm; clock ticks of 10 ms.
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, close),
+    ppid: Number(fields[1]),
+    ms: (Number(fields[11]) + Number(fields[12])) * 10,
+  };
+}
+
+/** The pids in /proc; none when not Linux. */
+function procPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((e) => /^\d+$/.test(e))
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -126,34 +162,19 @@ export function runBench(
 export function cpuByGroup(named: Record<string, number>): Map<string, number> {
   const groups = new Map<string, number>();
   const byPid = new Map(Object.entries(named).map(([label, pid]) => [pid, label]));
-  let entries: string[] = [];
-  try {
-    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return groups; // not Linux: no figures
-  }
-  for (const e of entries) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    const close = stat.lastIndexOf(')');
-    const comm = stat.slice(stat.indexOf('(') + 1, close);
-    const fields = stat.slice(close + 2).split(' ');
-    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are at 11 and 12 after the comm; clock ticks of 10 ms.
-    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+  for (const pid of procPids()) {
+    const p = procStat(pid);
+    if (!p) continue; // exited meanwhile
     const label =
-      byPid.get(Number(e)) ??
-      (comm === 'temporal'
+      byPid.get(pid) ??
+      (p.comm === 'temporal'
         ? 'temporal'
-        : comm.startsWith('postgres')
+        : p.comm.startsWith('postgres')
           ? 'postgres'
-          : comm.startsWith('meilisearch')
+          : p.comm.startsWith('meilisearch')
             ? 'meilisearch'
             : 'other');
-    groups.set(label, (groups.get(label) ?? 0) + ms);
+    groups.set(label, (groups.get(label) ?? 0) + p.ms);
   }
   return groups;
 }
@@ -176,26 +197,11 @@ export function cpuDelta(before: Map<string, number>, after: Map<string, number>
  */
 export function stackCpu(dataDir: string): Map<string, number> {
   const out = new Map<string, number>();
-  let entries: string[] = [];
-  try {
-    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
-  } catch {
-    return out; // not Linux
-  }
   const procs: { pid: number; ppid: number; comm: string; ms: number; cmd: string }[] = [];
-  for (const e of entries) {
+  for (const pid of procPids()) {
     try {
-      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      const cmd = readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      procs.push({
-        pid: Number(e),
-        ppid: Number(fields[1]),
-        comm: stat.slice(stat.indexOf('(') + 1, close),
-        ms: (Number(fields[11]) + Number(fields[12])) * 10,
-        cmd,
-      });
+      const p = procStat(pid);
+      if (p) procs.push({ pid, ...p, cmd: readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ') });
     } catch {
       continue; // exited meanwhile
     }

@@ -12,13 +12,9 @@
 // otherwise starts the stack (test profile, fresh .data/bench-envelopes, ports CRM_BENCH_PG_PORT 54379,
 // CRM_BENCH_MEILI_PORT 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279).
 // Last line: RESULT envelopes_per_s=<x> p50_complete_ms=<n> p95_complete_ms=<n>
-import { spawn, type ChildProcess } from 'node:child_process';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
-import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../app/config';
 import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
@@ -28,6 +24,7 @@ import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../app/orm';
 import type { RunningStack } from '../infra/stack';
+import { listenApi, startWorkerProcess } from './app-processes';
 import { benchEnv, benchLog, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import { percentile, poller } from './stats';
@@ -39,26 +36,6 @@ const TIMEOUT_MS = 600_000;
 const log = benchLog;
 
 const until = poller(TIMEOUT_MS, 100);
-
-/** bin/worker.ts as a child process; resolves once it polls. */
-async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], {
-    // At the bench's own CPU priority (WORKER_NICE 0 unless set): this bench measures the engine, not the intake.
-    env: { WORKER_NICE: '0', ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      if (buf.includes('"worker running"')) resolve();
-      if (buf.length > 100_000) buf = buf.slice(-10_000);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-  });
-  child.stdout!.resume();
-  return child;
-}
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
   const env = benchEnv(stack);
@@ -76,16 +53,14 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const api = await buildApi(config, createLogger('error', 'bench-api'));
-  const server = await new Promise<http.Server>((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = await listenApi(config, createLogger('error', 'bench-api'));
+  const { base } = api;
   let worker: ChildProcess | undefined;
   const out: string[] = [];
   try {
     log('starting the worker process…');
-    worker = await startWorkerProcess(appEnv);
+    // At the bench's own CPU priority (WORKER_NICE 0 unless set): this bench measures the engine, not the intake.
+    worker = await startWorkerProcess({ WORKER_NICE: '0', ...appEnv, LOG_LEVEL: 'info' });
     const ws = await createWorkspace(orm.em.fork(), { name: 'Envelope benchmark' });
     const call = async (p: string, body: unknown): Promise<{ status: number; data: Record<string, unknown> }> => {
       const res = await fetch(base + p, {
@@ -170,8 +145,6 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     out.push(`RESULT envelopes_per_s=${perS.toFixed(1)} p50_complete_ms=${p50} p95_complete_ms=${p95}`);
   } finally {
     worker?.kill('SIGTERM');
-    await new Promise<void>((r) => server.close(() => r()));
-    server.closeAllConnections?.();
     await api.close();
     await pool.end();
     await orm.close(true);

@@ -5,9 +5,8 @@
 // Uses DATABASE_URL when set (assumed migrated); otherwise starts an embedded Postgres with the test
 // profile (own data folder and port, CRM_BENCH_PG_PORT, default 54349), migrates it and stops it at
 // the end. Last line: RESULT export_ms=<n> raw_ms=<n> ratio=<x> extra_mb=<n>
-import { startBenchPostgres, deleteWorkspaceRows } from './bench-stack';
+import { benchLog, deleteWorkspaceRows, finishBench, procStat, startBenchPostgres } from './bench-stack';
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -24,7 +23,7 @@ const ROWS = 10_000;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const TARGET_RATIO = 1.5;
 const TARGET_EXTRA_MB = 150;
-const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const log = benchLog;
 
 function child(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return fork(path.join(__dirname, 'export.child.ts'), args, {
@@ -70,15 +69,7 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const mb = (bytes: number): number => Math.max(0, bytes) / 1024 / 1024;
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (0 when not Linux or gone). */
-function cpuMs(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
+const cpuMs = (pid: number): number => procStat(pid)?.ms ?? 0;
 const cpuOf = (pids: number[]): number => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
 
 interface Sides {
@@ -137,7 +128,7 @@ async function backendsOf(client: pg.Client, except: number[]): Promise<number[]
   return rows.map((r) => r.pid);
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   const { databaseUrl, stack } = await startBenchPostgres('bench', 54349);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -252,11 +243,7 @@ async function main(): Promise<void> {
     await client.end();
     await stack?.stop();
   }
-  // Printed after shutdown so that the RESULT line is the last line of the output.
-  process.stdout.write(`${out.join('\n')}\n`);
+  return out;
 }
 
-main().catch((error: unknown) => {
-  log(`failed: ${error instanceof Error ? error.stack : String(error)}`);
-  process.exit(1);
-});
+finishBench(main);

@@ -18,40 +18,28 @@
 // CRM_BENCH_PG_PORT 54379, CRM_BENCH_MEILI_PORT 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279)
 // under .data/bench-fairness and stops it. Options: BENCH_BURST (default 2000), BENCH_B_IDLE (default 20).
 // Last line: RESULT b_idle_p95_ms=… b_burst_p95_ms=… ratio=… a_exec_per_s=… a_base_per_s=… a_ratio=…
-import { MikroORM } from '@mikro-orm/postgresql';
-import { Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { loadavg } from 'node:os';
-import pg from 'pg';
-import { createActivities } from '../app/activities';
 import { createRunStarter, type RunStarter } from '../modules/automations/engine/starter';
 import { inFlightLimit } from '../modules/automations/engine/in-flight';
 import { SCOPES, type Actor } from '../platform/context';
-import { loadConfig } from '../app/config';
-import { newId } from '../platform/ids';
-import { createLogger } from '../platform/logger';
-import { ormConfig } from '../app/orm';
-import { runMigrations } from '../app/migrate';
 import { forkForWorkspace } from '../platform/orm/tenant';
 import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES, type OutboxDispatcher } from '../platform/outbox/dispatcher';
 import { buildSubscribers } from '../app/subscribers';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
-import { WORKFLOWS_PATH } from '../platform/temporal/bundle-options';
-import { createTemporalClient } from '../platform/temporal/client';
-import { crmDataConverter } from '../platform/temporal/codec';
 import { createWorkflowPort } from '../platform/temporal/workflow-client';
 import {
   createBenchAutomation,
   createLeads,
-  createLeadsPaced,
   engineLatencies,
-  executionCounts,
+  completedExecutions,
   latencyLegs,
   latencyOverTime,
 } from './automation-runs';
-import { benchEnv, benchLog, runBench, deleteWorkspaceRows } from './bench-stack';
+import { benchLog, runBench, deleteWorkspaceRows } from './bench-stack';
+import { createEngineWorker, openEngineBench } from './engine-bench';
 import { figures, poller, sleep } from './stats';
 
 const BURST = Math.max(200, Number(process.env.BENCH_BURST ?? 2000));
@@ -71,18 +59,8 @@ interface Side {
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env = benchEnv(stack);
-  const taskQueue = `bench-fairness-${newId()}`;
-  const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
-  if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
-  const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-fairness');
-  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
-
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 8 });
-  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const client = createTemporalClient(await Connection.connect({ address: config.temporalAddress }), config);
-  const native = await NativeConnection.connect({ address: config.temporalAddress });
-  const localClient = createTemporalClient(native, config);
+  const bench = await openEngineBench(stack, 'fairness');
+  const { config, taskQueue, appLog, pool, orm, localClient } = bench;
   const fairPort = createWorkflowPort(localClient, taskQueue, { eagerStart: true });
   const fifoPort = createWorkflowPort(localClient, taskQueue, { eagerStart: true, fairShare: false });
   let fair = true;
@@ -96,14 +74,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   const out: string[] = [];
   try {
     log('bundling workflows and starting the worker…');
-    worker = await Worker.create({
-      connection: native,
-      namespace: config.temporalNamespace,
-      taskQueue,
-      workflowsPath: WORKFLOWS_PATH,
-      activities: createActivities({ orm, config, log: appLog, workflows }),
-      dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
-      // As the worker process sets them (bin/worker.ts startTemporalWorker).
+    // As the worker process sets them (bin/worker.ts startTemporalWorker).
+    worker = await createEngineWorker(bench, workflows, {
       maxCachedWorkflows: config.temporalMaxCachedWorkflows,
       stickyQueueScheduleToStartTimeout: config.temporalStickyTimeoutMs,
       maxConcurrentActivityTaskExecutions: config.temporalMaxConcurrentActivities,
@@ -162,11 +134,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const done = { a: 0, b: 0 };
     const completed = async (side: Side, key: 'a' | 'b', n: number): Promise<void> => {
       done[key] += n;
-      await until(`${done[key]} completed runs of ${key.toUpperCase()}`, async () => {
-        const c = await executionCounts(pool, side.automationId);
-        if (c.failed) throw new Error(`${c.failed} runs of ${key.toUpperCase()} failed`);
-        return c.completed >= done[key];
-      });
+      await completedExecutions(until, pool, side.automationId, done[key], key.toUpperCase());
     };
 
     /** A's burst with B's trickle beside it: A's throughput and B's first-action latencies. */
@@ -177,12 +145,12 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       const trickle = (async () => {
         for (let i = 0; !aDone; i++) {
           const at = Date.now();
-          for (const [id, t] of await createLeadsPaced(orm, { actor: b.actor }, 1, 0)) bCommitted.set(id, t);
+          for (const [id, t] of await createLeads(orm, { actor: b.actor }, 1, { everyMs: 0 })) bCommitted.set(id, t);
           await sleep(Math.max(0, B_INTERVAL_MS - (Date.now() - at)));
         }
       })();
       const burstAt = Date.now();
-      const aCommitted = await createLeads(orm, { actor: a.actor }, BURST, BATCHES);
+      const aCommitted = await createLeads(orm, { actor: a.actor }, BURST, { batches: BATCHES });
       await completed(a, 'a', BURST);
       aDone = true;
       await trickle;
@@ -201,13 +169,13 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
 
     await startDispatcher(true);
     log('warm-up: 5 leads in each workspace…');
-    await createLeads(orm, { actor: a.actor }, 5, 1);
-    await createLeads(orm, { actor: b.actor }, 5, 1);
+    await createLeads(orm, { actor: a.actor }, 5, { batches: 1 });
+    await createLeads(orm, { actor: b.actor }, 5, { batches: 1 });
     await completed(a, 'a', 5);
     await completed(b, 'b', 5);
 
     log(`idle: B alone, ${B_IDLE} leads one every ${B_INTERVAL_MS} ms…`);
-    const idleCommitted = await createLeadsPaced(orm, { actor: b.actor }, B_IDLE, B_INTERVAL_MS);
+    const idleCommitted = await createLeads(orm, { actor: b.actor }, B_IDLE, { everyMs: B_INTERVAL_MS });
     await completed(b, 'b', B_IDLE);
     const idle = await engineLatencies(pool, b.automationId, idleCommitted);
     log(`idle: B first action p50 ${idle.firstActionP50} ms, p95 ${idle.firstActionP95} ms`);
@@ -242,12 +210,9 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     await starter?.stop().catch(() => undefined);
     if (worker?.getState() === 'RUNNING') worker.shutdown();
     await workerDone?.catch(() => undefined);
-    await native.close().catch(() => undefined);
-    await client.connection.close().catch(() => undefined);
     for (const s of sides)
       await deleteWorkspaceRows(pool, s.workspaceId).catch((err: unknown) => log(`cleanup: ${String(err)}`));
-    await pool.end();
-    await orm.close(true);
+    await bench.close();
   }
   return out;
 }

@@ -26,7 +26,7 @@ import { createMeiliClient } from '../search/meili';
 import { reindex } from '../search/reindex';
 import { HttpClient } from '../test/support/app';
 import { factories } from '../test/support/factories';
-import { benchLog as log } from './bench-stack';
+import { benchLog as log, finishBench } from './bench-stack';
 import type { Recording } from './read-record';
 import type { ReadChildMessage, ReadParentMessage } from './read.child';
 import { median } from './stats';
@@ -131,7 +131,7 @@ async function seed(http: HttpClient): Promise<Record<string, string>> {
   return ids;
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   const haveDb = Boolean(process.env.DATABASE_URL?.trim() && process.env.MEILI_URL?.trim());
   const dataDir = path.join(devDataDir(), 'bench-read');
   if (!haveDb) rmSync(dataDir, { recursive: true, force: true });
@@ -248,14 +248,7 @@ async function main(): Promise<void> {
     await Promise.all(children.map(stop));
     await stack?.stop();
   }
-  // Printed after shutdown so that the RESULT line is the last line of the output.
-  process.stdout.write(`${out.join('\n')}\n`);
+  return out;
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    log(`failed: ${error instanceof Error ? error.stack : String(error)}`);
-    process.exit(1);
-  },
-);
+finishBench(main);

@@ -7,7 +7,7 @@
 // migrated); otherwise starts an embedded Postgres (test profile, CRM_BENCH_PG_PORT, default 54353)
 // and stops it at the end. Meilisearch and Temporal are not needed. Target: each p95 ≤ 100 ms.
 // Last line: RESULT pipeline_p95_ms=<n> history_p95_ms=<n> metrics_query_p95_ms=<n> records_list_p95_ms=<n>
-import { startBenchPostgres, deleteWorkspaceRows } from './bench-stack';
+import { benchLog, deleteWorkspaceRows, finishBench, startBenchPostgres } from './bench-stack';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -25,7 +25,7 @@ const ACTIVITIES = Number(process.env.BENCH_ACTIVITIES ?? 200_000);
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const TARGET_MS = 100;
-const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const log = benchLog;
 
 /**
  * Deals spread over 2 years, 5 stages, 4 owners; activities linked to deals; custom records with a select, a number and
@@ -142,7 +142,7 @@ async function timeGets(label: string, baseUrl: string, apiKey: string, paths: s
   return p95;
 }
 
-async function main(): Promise<void> {
+async function main(): Promise<string[]> {
   const { databaseUrl, stack } = await startBenchPostgres('bench-reports', 54353);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -202,10 +202,7 @@ async function main(): Promise<void> {
     await client.end();
     await stack?.stop();
   }
-  process.stdout.write(`${out.join('\n')}\n`);
+  return out;
 }
 
-main().catch((error: unknown) => {
-  log(`failed: ${error instanceof Error ? error.stack : String(error)}`);
-  process.exit(1);
-});
+finishBench(main);

@@ -14,16 +14,14 @@
 // 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279) unless DATABASE_URL,
 // TEMPORAL_ADDRESS and MEILI_URL are all set. Options: BENCH_ENROLLMENTS (default 2000); BENCH_CPU_PROF=1 writes
 // a CPU profile of the worker process (node --cpu-prof) to /tmp/wprof when it exits.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pg from 'pg';
-import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../app/config';
 import { SCOPES } from '../platform/context';
 import { newId } from '../platform/ids';
@@ -35,6 +33,7 @@ import { forkForWorkspace } from '../platform/orm/tenant';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { workerProcessEnv } from '../infra/worker-env';
+import { listenApi, startWorkerProcess } from './app-processes';
 import { benchEnv, benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
@@ -52,7 +51,6 @@ const log = benchLog;
 
 const until = poller(TIMEOUT_MS, 250);
 
-/** bin/worker.ts as a child process; resolves once it polls. */
 /** The worker's last log lines (its memory report, SIGUSR2, lands here). */
 let workerOut = '';
 
@@ -72,38 +70,6 @@ async function workerMemory(child: ChildProcess): Promise<string> {
   };
   const mb = (n: number | undefined) => Math.round((n ?? 0) / 1048576);
   return `heap used ${mb(m.heapUsed)} MB of ${mb(m.heapTotal)} MB${g ? ` (${mb(g.heapUsed)} MB live after a full GC)` : ''}, external ${mb(m.external)} MB, rest (native: Temporal core, malloc, code) ${mb(m.rss) - mb(m.heapTotal) - mb(m.external)} MB`;
-}
-
-async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  // Started like bin/start.ts and docker-compose start it (workerProcessEnv: the malloc settings).
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wprof'] : []),
-      '--import',
-      'tsx',
-      path.join(__dirname, '../bin/worker.ts'),
-    ],
-    {
-      // At the bench's own CPU priority (WORKER_NICE 0 unless set), as the bare side runs: this bench compares the
-      // engine with bare workflows, not the intake.
-      env: workerProcessEnv({ WORKER_NICE: '0', ...env, LOG_LEVEL: 'info' }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      if (buf.includes('"worker running"')) resolve();
-      if (buf.length > 100_000) buf = buf.slice(-10_000);
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-  });
-  child.stdout!.on('data', (chunk: Buffer) => {
-    workerOut = (workerOut + chunk.toString('utf8')).slice(-50_000);
-  });
-  return child;
 }
 
 const rssMb = (pid: number): number =>
@@ -137,11 +103,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   // An idle client cut off when the stack stops must not crash the run before it reports.
   pool.on('error', () => undefined);
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const api = await buildApi(config, createLogger('error', 'bench-api'));
-  const server = await new Promise<http.Server>((resolve) => {
-    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = await listenApi(config, createLogger('error', 'bench-api'));
+  const { base } = api;
   const client = new Client({
     connection: await Connection.connect({ address: config.temporalAddress }),
     namespace: config.temporalNamespace,
@@ -151,7 +114,13 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   const out: string[] = [];
   try {
     log('starting the worker process…');
-    worker = await startWorkerProcess(appEnv);
+    // Started like bin/start.ts and docker-compose start it (workerProcessEnv: the malloc settings), at the bench's own
+    // CPU priority (WORKER_NICE 0 unless set), as the bare side runs: this bench compares the engine with bare
+    // workflows, not the intake.
+    worker = await startWorkerProcess(workerProcessEnv({ WORKER_NICE: '0', ...appEnv, LOG_LEVEL: 'info' }), {
+      nodeArgs: process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wprof'] : [],
+      onOutput: (chunk) => (workerOut = (workerOut + chunk).slice(-50_000)),
+    });
     const idleRss = rssMb(worker.pid!);
     log(`worker RSS at start (idle, workflows bundled): ${idleRss.toFixed(0)} MB; ${await workerMemory(worker)}`);
     const ws = await createWorkspace(orm.em.fork(), { name: 'Sequence benchmark' });
@@ -343,8 +312,6 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       worker.kill('SIGTERM');
       await new Promise((r) => worker!.once('exit', r));
     }
-    await new Promise<void>((r) => server.close(() => r()));
-    server.closeAllConnections?.();
     await api.close();
     await client.connection.close().catch(() => undefined);
     await pool.end();

@@ -45,6 +45,7 @@ import { createSubscription } from '../modules/webhooks/subscriptions.service';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { benchEnv, benchLog, runBench, deleteWorkspaceRows } from './bench-stack';
+import { commitRecords, type Pacing } from './record-commits';
 import { percentile, poller, sleep } from './stats';
 
 const EVENTS = Math.max(2000, Number(process.env.BENCH_EVENTS ?? 2000));
@@ -116,57 +117,16 @@ async function startReceiver(): Promise<{
 
 const until = poller(TIMEOUT_MS, 20);
 
-/** Creates `count` companies in `batches` transactions; company id → commit time. */
-async function createCompanies(
-  orm: MikroORM,
-  ctx: Omit<Ctx, 'em'>,
-  count: number,
-  batches: number,
-  label: string,
-): Promise<Map<string, number>> {
-  const committed = new Map<string, number>();
-  const per = Math.ceil(count / batches);
-  for (let done = 0; done < count; done += per) {
-    const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const ids: string[] = [];
-    await em.transactional(async (tem) => {
-      for (let i = done; i < Math.min(count, done + per); i++) {
-        ids.push(
-          (
-            (await createCompany(
-              { ...ctx, em: tem },
-              { name: `${label} ${i}` },
-              { preview: false, images: async () => null },
-            )) as { _id: string }
-          )._id,
-        );
-      }
-    });
-    const at = Date.now();
-    for (const id of ids) committed.set(id, at);
-  }
-  return committed;
-}
-
-async function createCompaniesPaced(
-  orm: MikroORM,
-  ctx: Omit<Ctx, 'em'>,
-  count: number,
-  intervalMs: number,
-): Promise<Map<string, number>> {
-  const committed = new Map<string, number>();
-  const t0 = Date.now();
-  for (let i = 0; i < count; i++) {
-    const wait = t0 + i * intervalMs - Date.now();
-    if (wait > 0) await sleep(wait);
-    const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const c = (await em.transactional((tem) =>
-      createCompany({ ...ctx, em: tem }, { name: `Paced ${i}` }, { preview: false, images: async () => null }),
-    )) as { _id: string };
-    committed.set(c._id, Date.now());
-  }
-  return committed;
-}
+/** Creates `count` companies (`${label} ${i}`) as `pacing` says; company id → commit time. */
+const createCompanies = (orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, pacing: Pacing, label: string) =>
+  commitRecords(orm, ctx.actor.workspaceId, count, pacing, async (em, i) => {
+    const company = await createCompany(
+      { ...ctx, em },
+      { name: `${label} ${i}` },
+      { preview: false, images: async () => null },
+    );
+    return (company as { _id: string })._id;
+  });
 
 function latencies(hits: Hit[], committed: Map<string, number>): number[] {
   return hits.filter((h) => committed.has(h.companyId)).map((h) => h.at - committed.get(h.companyId)!);
@@ -267,7 +227,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       });
 
     log('warm-up: 10 companies…');
-    await createCompanies(orm, { actor }, 10, 1, 'Warm-up');
+    await createCompanies(orm, { actor }, 10, { batches: 1 }, 'Warm-up');
     await expectHits(10 * SUBSCRIPTIONS);
     await dispatcher.stop();
 
@@ -276,7 +236,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     log(
       `throughput: ${EVENTS} companies committed in ${BATCHES} transactions, then ${EVENTS * SUBSCRIPTIONS} deliveries…`,
     );
-    await createCompanies(orm, { actor }, EVENTS, BATCHES, 'Bench');
+    await createCompanies(orm, { actor }, EVENTS, { batches: BATCHES }, 'Bench');
     await sleep(1000);
     const before = receiver.hits.length;
     dispatcher = newDispatcher();
@@ -311,7 +271,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const rate = (perS / SUBSCRIPTIONS) * PACED_LOAD;
     log(`latency: ${PACED_EVENTS} companies, one per transaction, ${rate.toFixed(0)}/s…`);
     const beforePaced = receiver.hits.length;
-    const pacedCommitted = await createCompaniesPaced(orm, { actor }, PACED_EVENTS, 1000 / rate);
+    const pacedCommitted = await createCompanies(orm, { actor }, PACED_EVENTS, { everyMs: 1000 / rate }, 'Paced');
     await expectHits(beforePaced + PACED_EVENTS * SUBSCRIPTIONS);
     const pacedLat = latencies(receiver.hits.slice(beforePaced), pacedCommitted);
     const p50 = percentile(pacedLat, 50);

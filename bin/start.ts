@@ -4,7 +4,7 @@
 import { StackLockedError } from '../infra/lock';
 import { formatSeconds, stackLog as log } from '../infra/log';
 import { runMigrations, spawnNode, spawnTsScript } from '../infra/node-scripts';
-import { describeExit, type ManagedProcess } from '../infra/process';
+import { describeExit, onStopSignals, type ManagedProcess } from '../infra/process';
 import { startStack, type RunningStack } from '../infra/stack';
 import { delay } from '../infra/wait';
 import { workerProcessEnv } from '../infra/worker-env';
@@ -32,18 +32,11 @@ function shutdown(code: number, reason: string): Promise<never> {
   return shuttingDown;
 }
 
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.on(signal, () => {
-    if (shuttingDown) {
-      log(`${signal} again: exiting now`);
-      process.exit(code);
-    }
-    void shutdown(code, `${signal} received`);
-  });
-}
+onStopSignals(
+  log,
+  () => Boolean(shuttingDown),
+  (signal, code) => void shutdown(code, `${signal} received`),
+);
 
 /** Waits until the API answers HTTP at all (any status), so the banner comes when it is usable. */
 async function waitForApi(url: string, api: ManagedProcess): Promise<boolean> {

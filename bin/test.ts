@@ -12,6 +12,7 @@ import { liveLockOwner, StackLockedError } from '../infra/lock';
 import { formatSeconds, stackLog as log } from '../infra/log';
 import { runMigrations } from '../infra/node-scripts';
 import { DATA_DIR_MARKER, repoRoot } from '../infra/paths';
+import { onStopSignals } from '../infra/process';
 import { resolveStackConfig, startStack, type RunningStack } from '../infra/stack';
 
 const jestArgs = process.argv.slice(2);
@@ -23,22 +24,17 @@ const running = new Set<ChildProcess>();
 /** Exit code to use once a signal arrived (a function: TS would narrow a plain read to never). */
 const interruptedCode = (): number | undefined => interrupted?.code;
 
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const) {
-  process.on(signal, () => {
-    if (interrupted) {
-      log(`${signal} again: exiting now`);
-      process.exit(code);
-    }
+onStopSignals(
+  log,
+  () => Boolean(interrupted),
+  (signal, code) => {
     interrupted = { signal, code };
     log(`${signal} received: stopping…`);
     startup.abort();
     // A terminal Ctrl-C reached the foreground child already; a SIGTERM sent to us alone did not.
     if (signal === 'SIGTERM') for (const child of running) child.kill(signal);
-  });
-}
+  },
+);
 
 /**
  * Runs a node script in the foreground (our process group, so Ctrl-C reaches it); resolves its exit code and, with

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LogFn } from './log';
 import { delay } from './wait';
 
 export interface ProcessExit {
@@ -182,4 +183,34 @@ export function tailFile(file: string, lines = 20): string {
 
 export function describeExit(exit: ProcessExit): string {
   return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code ?? '?'}`;
+}
+
+/**
+ * Handles SIGINT (exit code 130) and SIGTERM (143): `first(signal, code)` begins the stop; a signal that comes while
+ * `stopping()` holds exits at once with its code. Answers a function that removes the handlers.
+ */
+export function onStopSignals(
+  log: LogFn,
+  stopping: () => boolean,
+  first: (signal: NodeJS.Signals, code: number) => void,
+): () => void {
+  const handlers = (
+    [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const
+  ).map(([signal, code]) => {
+    const handler = (): void => {
+      if (stopping()) {
+        log(`${signal} again: exiting now`);
+        process.exit(code);
+      }
+      first(signal, code);
+    };
+    process.on(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) process.removeListener(signal, handler);
+  };
 }

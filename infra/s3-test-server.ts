@@ -1,8 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { formatSeconds, stackLog, type LogFn } from './log';
+import { ensureGoTool, findGo, goInstall } from './go-tool';
+import { formatSeconds, type LogFn } from './log';
 import { toolsBinDir } from './paths';
 import { freePort, isListening } from './ports';
 
@@ -14,38 +13,9 @@ export const GOFAKES3_MODULE = 'github.com/johannesboyne/gofakes3/cmd/gofakes3';
 export const GOFAKES3_VERSION = 'v1.2.0';
 export const gofakes3Path = path.join(toolsBinDir, 'gofakes3');
 
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findGo(): string | undefined {
-  if (spawnSync('go', ['version'], { encoding: 'utf8' }).status === 0) return 'go';
-  for (const candidate of ['/usr/local/go/bin/go', path.join(os.homedir(), 'go', 'bin', 'go'), '/usr/lib/go/bin/go']) {
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-let building: Promise<string> | undefined;
-
 /** Path of gofakes3: `CRM_GOFAKES3` if set, else `.tools/bin/gofakes3`, built on first use. */
 export function ensureGofakes3(options: { log?: LogFn; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
-  const env = options.env ?? process.env;
-  const override = env.CRM_GOFAKES3?.trim();
-  if (override)
-    return isExecutable(override)
-      ? Promise.resolve(override)
-      : Promise.reject(new Error(`CRM_GOFAKES3=${override} is not an executable file`));
-  if (isExecutable(gofakes3Path)) return Promise.resolve(gofakes3Path);
-  building ??= build(options.log ?? stackLog).finally(() => {
-    building = undefined;
-  });
-  return building;
+  return ensureGoTool({ override: 'CRM_GOFAKES3', path: gofakes3Path, build }, options);
 }
 
 async function build(log: LogFn): Promise<string> {
@@ -56,29 +26,13 @@ async function build(log: LogFn): Promise<string> {
     );
   log(`Building gofakes3 with go install ${GOFAKES3_MODULE}@${GOFAKES3_VERSION} (first run only)…`);
   const started = Date.now();
-  fs.mkdirSync(toolsBinDir, { recursive: true });
-  // Private folder, then rename: a concurrent run never sees a half-written binary.
-  const gobin = fs.mkdtempSync(path.join(toolsBinDir, '.gofakes3-build-'));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(go, ['install', `${GOFAKES3_MODULE}@${GOFAKES3_VERSION}`], {
-        env: { ...process.env, GOBIN: gobin, GOFLAGS: process.env.GOFLAGS ?? '-buildvcs=false' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      child.once('error', reject);
-      child.once('close', (code) =>
-        code === 0
-          ? resolve()
-          : reject(new Error(`go install of gofakes3 failed (exit code ${code}): ${output.slice(-2000)}`)),
-      );
-    });
-    fs.renameSync(path.join(gobin, 'gofakes3'), gofakes3Path);
-  } finally {
-    fs.rmSync(gobin, { recursive: true, force: true });
-  }
+  let output = '';
+  await goInstall(go, [`${GOFAKES3_MODULE}@${GOFAKES3_VERSION}`], gofakes3Path, {
+    what: 'gofakes3',
+    goflags: '-buildvcs=false',
+    onOutput: (c) => (output += c.toString()),
+    detail: () => output.slice(-2000),
+  });
   log(`gofakes3 built in ${formatSeconds(Date.now() - started)}: ${gofakes3Path}`);
   return gofakes3Path;
 }

@@ -7,7 +7,7 @@ import type { EmbeddedMeilisearchConfig, RunningMeilisearch } from './meilisearc
 import { DATA_DIR_MARKER, dataDirFor, type StackProfile } from './paths';
 import { parsePort } from './ports';
 import type { EmbeddedPostgresConfig, RunningPostgres } from './postgres';
-import { describeExit, type ManagedProcess, type ProcessExit } from './process';
+import { describeExit, onStopSignals, type ManagedProcess, type ProcessExit } from './process';
 import type { LaunchContext, RunningService, ServiceName } from './service';
 import type { RunningTemporal, TemporalDevServerConfig } from './temporal';
 import { resolveSecretsKey } from './secrets-key';
@@ -239,27 +239,16 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     return stopping;
   };
 
-  const signalHandlers: [NodeJS.Signals, () => void][] = [];
-  const removeSignalHandlers = (): void => {
-    for (const [signal, handler] of signalHandlers) process.removeListener(signal, handler);
-    signalHandlers.length = 0;
-  };
+  let removeSignalHandlers = (): void => undefined;
   if (options.handleSignals ?? true) {
-    for (const [signal, code] of [
-      ['SIGINT', 130],
-      ['SIGTERM', 143],
-    ] as const) {
-      const handler = (): void => {
-        if (stopping) {
-          log(`${signal} again: exiting now`);
-          process.exit(code);
-        }
+    removeSignalHandlers = onStopSignals(
+      log,
+      () => Boolean(stopping),
+      (signal, code) => {
         log(`${signal} received`);
         void stopAll().finally(() => process.exit(code));
-      };
-      signalHandlers.push([signal, handler]);
-      process.on(signal, handler);
-    }
+      },
+    );
   }
 
   let codec: Partial<CodecSecrets> = {

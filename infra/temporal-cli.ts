@@ -1,8 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { formatSeconds, stackLog, type LogFn } from './log';
+import { ensureGoTool, findGo, goInstall } from './go-tool';
+import { formatSeconds, type LogFn } from './log';
 import { toolsBinDir } from './paths';
 
 /** 1.5.1 is the newest CLI release that `go install` can build (later ones carry `replace` directives). */
@@ -11,28 +9,8 @@ export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 
 export const temporalCliPath = path.join(toolsBinDir, 'temporal');
 
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function findGo(): string | undefined {
-  const which = spawnSync('go', ['version'], { encoding: 'utf8' });
-  if (which.status === 0) return 'go';
-  for (const candidate of ['/usr/local/go/bin/go', path.join(os.homedir(), 'go', 'bin', 'go'), '/usr/lib/go/bin/go']) {
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
 // Lines `go install -v` prints for each compiled package: a bare import path.
 const PACKAGE_LINE = /^[\w.~+-]+(\/[\w.~+-]+)*$/;
-
-let building: Promise<string> | undefined;
 
 /**
  * Path of the Temporal CLI. `CRM_TEMPORAL_CLI` points at an existing binary; otherwise
@@ -41,19 +19,7 @@ let building: Promise<string> | undefined;
 export function ensureTemporalCli(
   options: { log?: LogFn; env?: NodeJS.ProcessEnv; signal?: AbortSignal } = {},
 ): Promise<string> {
-  const env = options.env ?? process.env;
-  const override = env.CRM_TEMPORAL_CLI?.trim();
-  if (override) {
-    if (!isExecutable(override)) {
-      return Promise.reject(new Error(`CRM_TEMPORAL_CLI=${override} is not an executable file`));
-    }
-    return Promise.resolve(override);
-  }
-  if (isExecutable(temporalCliPath)) return Promise.resolve(temporalCliPath);
-  building ??= buildTemporalCli(options.log ?? stackLog, options.signal).finally(() => {
-    building = undefined;
-  });
-  return building;
+  return ensureGoTool({ override: 'CRM_TEMPORAL_CLI', path: temporalCliPath, build: buildTemporalCli }, options);
 }
 
 async function buildTemporalCli(log: LogFn, signal?: AbortSignal): Promise<string> {
@@ -68,50 +34,34 @@ async function buildTemporalCli(log: LogFn, signal?: AbortSignal): Promise<strin
   log('Building the Temporal CLI with go install (first run only, this takes a few minutes)…');
   log(`  go install ${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION} → ${temporalCliPath}`);
   const started = Date.now();
-  // Build into a private folder and rename: a concurrent run never sees a half-written binary.
-  fs.mkdirSync(toolsBinDir, { recursive: true });
-  const gobin = fs.mkdtempSync(path.join(toolsBinDir, '.temporal-build-'));
+  let packages = 0;
+  let pending = '';
+  const heartbeat = setInterval(() => {
+    log(`  …still building (${formatSeconds(Date.now() - started)}, ${packages} packages compiled)`);
+  }, 30_000);
+  const onOutput = (chunk: Buffer): void => {
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      if (PACKAGE_LINE.test(line.trim())) {
+        packages++;
+        if (packages % 200 === 0) log(`  …${packages} packages compiled (${line.trim()})`);
+      } else if (line.trim()) {
+        log(`  ${line}`);
+      }
+    }
+  };
   try {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(go, ['install', '-v', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
-        env: { ...process.env, GOBIN: gobin, GOFLAGS: process.env.GOFLAGS ?? '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        signal,
-      });
-      let packages = 0;
-      let pending = '';
-      const heartbeat = setInterval(() => {
-        log(`  …still building (${formatSeconds(Date.now() - started)}, ${packages} packages compiled)`);
-      }, 30_000);
-      const onData = (chunk: Buffer): void => {
-        pending += chunk.toString('utf8');
-        const lines = pending.split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          if (PACKAGE_LINE.test(line.trim())) {
-            packages++;
-            if (packages % 200 === 0) log(`  …${packages} packages compiled (${line.trim()})`);
-          } else if (line.trim()) {
-            log(`  ${line}`);
-          }
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.once('error', (error) => {
-        clearInterval(heartbeat);
-        reject(signal?.aborted ? new Error('Temporal CLI build cancelled') : error);
-      });
-      child.once('close', (code, signal) => {
-        clearInterval(heartbeat);
-        if (pending.trim()) log(`  ${pending}`);
-        if (code === 0) resolve();
-        else reject(new Error(`go install of the Temporal CLI failed (${signal ?? `exit code ${code}`})`));
-      });
+    await goInstall(go, ['-v', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], temporalCliPath, {
+      what: 'the Temporal CLI',
+      goflags: '',
+      signal,
+      onOutput,
     });
-    fs.renameSync(path.join(gobin, 'temporal'), temporalCliPath);
   } finally {
-    fs.rmSync(gobin, { recursive: true, force: true });
+    clearInterval(heartbeat);
+    if (pending.trim()) log(`  ${pending}`);
   }
   log(`Temporal CLI built in ${formatSeconds(Date.now() - started)}: ${temporalCliPath}`);
   return temporalCliPath;

@@ -14,6 +14,23 @@ const line = (d: View) =>
   `  ${d._id}  ${d.status.padEnd(7)} ${d.eventType} ${d.entityType}/${d.entityId} (workspace ${d.workspaceId}), ` +
   `${d.attempts} attempt(s)${d.nextAttemptAt ? `, next ${d.nextAttemptAt}` : ''}${d.lastError ? `\n      last error: ${d.lastError}` : ''}`;
 
+/** `outbox <name> --id … [--workspace …]`: `act` on one parked delivery, which then `is` (the human line says so). */
+function deliveryCommand(name: string, summary: string, act: typeof retryDelivery, is: string): CommandSpec {
+  return {
+    name: `outbox ${name}`,
+    summary,
+    flags: [id, workspace],
+    prepare(v) {
+      const deliveryId = parseId(v.id as string, 'outbox delivery');
+      const workspaceId = optionalWorkspace(v.workspace);
+      return async (em) => {
+        const d = serializeDelivery(await act(em, workspaceId, deliveryId));
+        return { result: { ...d }, human: `Delivery ${d._id} (${d.subscriber}, ${d.eventType}) ${is}.` };
+      };
+    },
+  };
+}
+
 export const outboxCommands: CommandSpec[] = [
   {
     name: 'outbox list',
@@ -49,30 +66,16 @@ export const outboxCommands: CommandSpec[] = [
       };
     },
   },
-  {
-    name: 'outbox retry',
-    summary: 'Attempt a parked delivery again at once (running dispatchers are woken), with a fresh retry schedule',
-    flags: [id, workspace],
-    prepare(v) {
-      const deliveryId = parseId(v.id as string, 'outbox delivery');
-      const workspaceId = optionalWorkspace(v.workspace);
-      return async (em) => {
-        const d = serializeDelivery(await retryDelivery(em, workspaceId, deliveryId));
-        return { result: { ...d }, human: `Delivery ${d._id} (${d.subscriber}, ${d.eventType}) queued for a retry.` };
-      };
-    },
-  },
-  {
-    name: 'outbox drop',
-    summary: 'Never attempt a parked delivery again (kept as dropped); later ones of its record go on',
-    flags: [id, workspace],
-    prepare(v) {
-      const deliveryId = parseId(v.id as string, 'outbox delivery');
-      const workspaceId = optionalWorkspace(v.workspace);
-      return async (em) => {
-        const d = serializeDelivery(await dropDelivery(em, workspaceId, deliveryId));
-        return { result: { ...d }, human: `Delivery ${d._id} (${d.subscriber}, ${d.eventType}) dropped.` };
-      };
-    },
-  },
+  deliveryCommand(
+    'retry',
+    'Attempt a parked delivery again at once (running dispatchers are woken), with a fresh retry schedule',
+    retryDelivery,
+    'queued for a retry',
+  ),
+  deliveryCommand(
+    'drop',
+    'Never attempt a parked delivery again (kept as dropped); later ones of its record go on',
+    dropDelivery,
+    'dropped',
+  ),
 ];
