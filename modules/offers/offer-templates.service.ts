@@ -1,5 +1,4 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { deleteWithEvent, updateWithEvent, type Changes } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
@@ -8,6 +7,7 @@ import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { OfferTemplate } from './offer.entity';
 import type { OfferTemplateSummaryView, OfferTemplateView } from './offers.views';
+import { getRecord } from '../../platform/shared/record-service';
 
 export interface OfferTemplateInput {
   name?: string;
@@ -50,10 +50,8 @@ export const templateSummary = (t: OfferTemplate): OfferTemplateSummaryView => (
 });
 export const serializeOfferTemplate = (t: OfferTemplate): OfferTemplateView => plainOf(t, FULL);
 
-export async function getOfferTemplate(ctx: Ctx, id: string): Promise<OfferTemplate> {
-  const t = await ctx.em.findOne(OfferTemplate, { _id: id });
-  if (!t) throw notFound('offer template');
-  return t;
+export function getOfferTemplate(ctx: Ctx, id: string): Promise<OfferTemplate> {
+  return getRecord(ctx, OfferTemplate, id, 'offer template');
 }
 
 export async function listOfferTemplates(ctx: Ctx, query: PageRequest & { includeInactive?: boolean }) {

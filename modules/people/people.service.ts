@@ -1,7 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline';
 import {
@@ -201,8 +201,7 @@ export async function listPersonCompanies(ctx: Ctx, personId: string, page: Page
 
 /** Links a person to a company; the first company linked becomes the person's primary one. */
 export async function linkPerson(ctx: Ctx, companyId: string, personId: string): Promise<LinkResultView> {
-  const company = await ctx.em.findOne(Company, { _id: companyId });
-  if (!company) throw notFound('company');
+  const company = await getRecord(ctx, Company, companyId, 'company');
   const person = await ctx.em.findOne(Person, { _id: personId });
   if (!person) throw validation(`personId: no person with id ${personId}`);
   if (await ctx.em.count(CompanyPerson, { companyId, personId })) return { linked: false };
@@ -228,8 +227,7 @@ export async function linkPerson(ctx: Ctx, companyId: string, personId: string):
 
 /** Unlinks; if it was the primary company, another linked company (or none) takes its place. */
 export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string): Promise<UnlinkResultView> {
-  const company = await ctx.em.findOne(Company, { _id: companyId });
-  if (!company) throw notFound('company');
+  const company = await getRecord(ctx, Company, companyId, 'company');
   const person = await ctx.em.findOne(Person, { _id: personId });
   if (!person) throw validation(`personId: no person with id ${personId}`);
   const row = await ctx.em.findOne(CompanyPerson, { companyId, personId });

@@ -18,6 +18,7 @@ import type {
   ProjectTemplateView,
   TemplateInput,
 } from './project-templates.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -36,10 +37,8 @@ const FIELDS = [
 ] as const;
 export const serializeTemplate = (t: ProjectTemplate): ProjectTemplateView => plainOf(t, FIELDS);
 
-export async function getTemplate(ctx: Ctx, id: string): Promise<ProjectTemplate> {
-  const template = await ctx.em.findOne(ProjectTemplate, { _id: id });
-  if (!template) throw notFound('project template');
-  return template;
+export function getTemplate(ctx: Ctx, id: string): Promise<ProjectTemplate> {
+  return getRecord(ctx, ProjectTemplate, id, 'project template');
 }
 
 /** Active templates by name (default first); includeInactive adds the deleted (deactivated) ones. */

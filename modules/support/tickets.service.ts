@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { assertRefs, assertUsers } from '../timeline';
 import { Company } from '../companies';
 import { Person } from '../people';
@@ -25,6 +25,7 @@ import {
   type TicketStatus,
 } from './support.rules';
 import type { TicketInput, TicketPreviewView, TicketView } from './support.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const TICKET_FIELDS = [
   '_id',
@@ -56,10 +57,8 @@ export const TICKET_FIELDS = [
 ] as const;
 export const serializeTicket = (t: SupportTicket): TicketView => plainOf(t, TICKET_FIELDS);
 
-export async function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
-  const ticket = await ctx.em.findOne(SupportTicket, { _id: id });
-  if (!ticket) throw notFound('support ticket');
-  return ticket;
+export function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
+  return getRecord(ctx, SupportTicket, id, 'support ticket');
 }
 
 /** Event payload: the ticket plus the person and company namespaces automations read. */

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { findSyncPage } from '../../platform/shared/record-service';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { dateWhere, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
@@ -8,6 +8,7 @@ import { Activity } from './activity.entity';
 import { assertRefs, assertUsers, linkColumns } from './references';
 import { serializeActivity } from './timeline.service';
 import type { ActivityInput, ActivityView } from './timeline.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const ACTIVITY_SUMMARY_FIELDS = [
   'type',
@@ -22,8 +23,7 @@ export const ACTIVITY_SUMMARY_FIELDS = [
 ] as const;
 
 export async function getActivity(ctx: Ctx, id: string): Promise<ActivityView> {
-  const row = await ctx.em.findOne(Activity, { _id: id });
-  if (!row) throw notFound('activity');
+  const row = await getRecord(ctx, Activity, id, 'activity');
   return serializeActivity(row);
 }
 

@@ -1,11 +1,12 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { forbidden, notFound } from '../../platform/errors';
+import { forbidden } from '../../platform/errors';
 import { updateWithEvent } from '../../platform/shared/changes';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { User } from '../workspaces';
 import type { UserInput, UserView } from './users.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -24,10 +25,8 @@ export const serializeUser = (u: User): UserView => ({
   name: [u.firstName, u.lastName].filter(Boolean).join(' '),
 });
 
-export async function getUser(ctx: Ctx, id: string): Promise<User> {
-  const user = await ctx.em.findOne(User, { _id: id });
-  if (!user) throw notFound('user');
-  return user;
+export function getUser(ctx: Ctx, id: string): Promise<User> {
+  return getRecord(ctx, User, id, 'user');
 }
 
 /** Users of the workspace sorted by name; `search` matches first/last/full name and e-mail. */
