@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
-import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
 import { CatalogItem, OfferProduct } from './offer.entity';
@@ -58,10 +58,7 @@ function listWhere(query: CatalogListQuery): Record<string, unknown> {
   const where: Record<string, unknown> = {};
   if (query.category) where.category = query.category;
   if (query.isActive !== undefined) where.isActive = query.isActive;
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.$or = [{ name: { $ilike: like } }, { sku: { $ilike: like } }, { description: { $ilike: like } }];
-  }
+  if (query.q) where.$or = likeAny(query.q, ['name', 'sku', 'description']);
   return where;
 }
 

@@ -14,13 +14,7 @@ import {
 import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
-import {
-  dateWhere,
-  findPage,
-  likePattern,
-  type DateFilterInput,
-  type PageRequest,
-} from '../../platform/shared/listing';
+import { dateWhere, findPage, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { PreviewResult } from '../../platform/shared/preview';
 import {
@@ -168,15 +162,14 @@ export async function listPeople(ctx: Ctx, query: PersonListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
   if (query.companyId) where.companyId = query.companyId;
   if (query.q) {
-    const like = likePattern(query.q);
     // emails/phones are jsonb arrays: match their text form.
-    where.$or = [
-      { firstName: { $ilike: like } },
-      { lastName: { $ilike: like } },
-      { title: { $ilike: like } },
-      { [raw((alias) => `${alias}.emails::text`)]: { $ilike: like } },
-      { [raw((alias) => `${alias}.phones::text`)]: { $ilike: like } },
-    ];
+    where.$or = likeAny(query.q, [
+      'firstName',
+      'lastName',
+      'title',
+      raw((alias) => `${alias}.emails::text`),
+      raw((alias) => `${alias}.phones::text`),
+    ]);
   }
   const { items, total } = await findSyncPage(ctx, Person, where, query);
   return { items: items.map(serializePerson), total };

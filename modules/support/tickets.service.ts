@@ -8,7 +8,7 @@ import { emit } from '../../platform/outbox/emit';
 import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../../platform/shared/changes';
 import { deleteWithDetach } from '../../platform/shared/record-service';
 import { mergeObject } from '../../platform/shared/custom-fields';
-import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { previewOf, type PreviewResult } from '../../platform/shared/preview';
 import { createRecord } from '../../platform/shared/records';
@@ -292,13 +292,7 @@ export async function listTickets(ctx: Ctx, query: TicketListQuery) {
   for (const key of ['status', 'priority', 'assignee', 'category'] as const)
     if (query[key] !== undefined) where[key] = query[key];
   if (query.search) {
-    const like = likePattern(query.search);
-    const or: Record<string, unknown>[] = [
-      { title: { $ilike: like } },
-      { description: { $ilike: like } },
-      { customerEmail: { $ilike: like } },
-      { customerName: { $ilike: like } },
-    ];
+    const or = likeAny(query.search, ['title', 'description', 'customerEmail', 'customerName']);
     const n = /^#?(\d{1,9})$/.exec(query.search.trim());
     if (n) or.push({ ticketNumber: Number(n[1]) });
     where.$or = or;
