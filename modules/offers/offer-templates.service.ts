@@ -3,7 +3,7 @@ import { emit } from '../../platform/outbox/emit';
 import { deleteWithEvent, updateWithEvent, type Changes } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { createRecord } from '../../platform/shared/records';
+import { clearOtherDefaults, createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { OfferTemplate } from './offer.entity';
 import type { OfferTemplateSummaryView, OfferTemplateView } from './offers.views';
@@ -65,15 +65,6 @@ export async function listOfferTemplates(ctx: Ctx, query: PageRequest & { includ
   return { items: items.map(templateSummary), total };
 }
 
-/** One default per workspace: making a template the default clears the flag on the others. */
-async function clearOtherDefaults(ctx: Ctx, keepId: string): Promise<void> {
-  await ctx.em.nativeUpdate(
-    OfferTemplate,
-    { isDefault: true, _id: { $ne: keepId } },
-    { isDefault: false, updatedAt: new Date() },
-  );
-}
-
 export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & { name: string }) {
   return inTransaction(ctx, async () => {
     const t = createRecord(ctx, OfferTemplate, {
@@ -89,7 +80,7 @@ export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & 
       isDefault: input.isDefault ?? false,
       isActive: input.isActive ?? true,
     });
-    if (t.isDefault) await clearOtherDefaults(ctx, t._id);
+    if (t.isDefault) await clearOtherDefaults(ctx, OfferTemplate, t._id);
     emit(ctx, {
       type: 'offer_template_created',
       entityType: 'offer_template',
@@ -108,7 +99,7 @@ export async function updateOfferTemplate(ctx: Ctx, id: string, input: OfferTemp
     const event = { type: 'offer_template_updated', entityType: 'offer_template', payload } as const;
     const changes = await updateWithEvent(ctx, t, { ...input } as Partial<OfferTemplate>, event, { flush: false });
     // A native update runs at once; the event is inserted by the transaction's flush.
-    if (changes && input.isDefault === true) await clearOtherDefaults(ctx, t._id);
+    if (changes && input.isDefault === true) await clearOtherDefaults(ctx, OfferTemplate, t._id);
     return serializeOfferTemplate(t);
   });
 }
