@@ -1,5 +1,4 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -12,6 +11,7 @@ import {
   type AgentPermissions,
   type AgentView,
 } from './agents.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -49,10 +49,8 @@ const fullFields = (input: AgentBody) => ({
   permissions: withDefaults(input.permissions),
 });
 
-export async function getAgent(ctx: Ctx, id: string): Promise<Agent> {
-  const agent = await ctx.em.findOne(Agent, { _id: id });
-  if (!agent) throw notFound('agent');
-  return agent;
+export function getAgent(ctx: Ctx, id: string): Promise<Agent> {
+  return getRecord(ctx, Agent, id, 'agent');
 }
 
 export async function listAgents(ctx: Ctx, query: PageRequest & { enabled?: boolean }) {

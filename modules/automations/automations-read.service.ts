@@ -4,11 +4,11 @@
  */
 import { maskConfigSecrets, maskNodeSecrets } from './secrets';
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { Automation, AutomationExecution, AutomationStep, type ExecutionStatus } from './automation.entity';
 import { getAutomation, serializeAutomation } from './automations.service';
 import type { ExecutionSummaryView, ExecutionView, StepView } from './automations.views';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const EXECUTION_STATUSES = [
   'queued',
@@ -157,8 +157,7 @@ export async function listExecutions(ctx: Ctx, automationId: string, query: Exec
 
 /** One run: summary, trigger context, the graph snapshot it ran with, and its step log in run order. */
 export async function getExecution(ctx: Ctx, executionId: string): Promise<ExecutionView> {
-  const e = await ctx.em.findOne(AutomationExecution, { _id: executionId });
-  if (!e) throw notFound('automation execution');
+  const e = await getRecord(ctx, AutomationExecution, executionId, 'automation execution');
   const steps = await ctx.em.find(AutomationStep, { executionId }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
   const retries = await retriesOf(ctx, [executionId]);
   return {

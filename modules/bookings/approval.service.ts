@@ -7,7 +7,6 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
-import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { forkForWorkspace } from '../../platform/orm/tenant';
@@ -26,7 +25,7 @@ import {
 } from './booking-approval.messages';
 import { lockAgents } from './agent-locks';
 import { Booking, BookingConfig } from './booking.entity';
-import { bookingEventPayload, getBooking, type BookingSideDeps } from './bookings.service';
+import { bookingEventPayload, getBooking, removeCalendarEvent, type BookingSideDeps } from './bookings.service';
 
 const HOUR = 3_600_000;
 
@@ -97,19 +96,8 @@ async function decideOnce(
     }
     if (!booking) return { decided: false, status: 'missing' };
     if (!changed) return { decided: false, status: booking.status };
-    if (to === 'rejected' && booking.calendarEventId) {
-      // A rejected booking frees its slot: its calendar event goes too.
-      const event = await ctx.em.findOne(CalendarEvent, { _id: booking.calendarEventId });
-      if (event) {
-        ctx.em.remove(event);
-        emit(ctx, {
-          type: 'event_deleted',
-          entityType: 'event',
-          entityId: event._id,
-          payload: { event: serializeEvent(event) },
-        });
-      }
-    }
+    // A rejected booking frees its slot: its calendar event goes too.
+    if (to === 'rejected') await removeCalendarEvent(ctx, booking);
     emit(ctx, {
       type: to === 'approved' ? 'booking_approved' : 'booking_rejected',
       entityType: 'booking',

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { applyPatch } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
@@ -10,6 +10,7 @@ import { User } from '../workspaces';
 import { BookingConfig, type BookingAgent, type MeetingType } from './booking.entity';
 import type { BookingConfigInput } from './bookings.schemas';
 import type { BookingConfigView } from './bookings.views';
+import { getRecord } from '../../platform/shared/record-service';
 
 /**
  * Booking configs. The spec shows no create: every workspace gets one default config, created on
@@ -104,10 +105,8 @@ async function ensureDefault(ctx: Ctx): Promise<void> {
   }
 }
 
-export async function getConfig(ctx: Ctx, id: string): Promise<BookingConfig> {
-  const config = await ctx.em.findOne(BookingConfig, { _id: id });
-  if (!config) throw notFound('booking config');
-  return config;
+export function getConfig(ctx: Ctx, id: string): Promise<BookingConfig> {
+  return getRecord(ctx, BookingConfig, id, 'booking config');
 }
 
 export async function listConfigs(ctx: Ctx, page: PageRequest) {

@@ -128,7 +128,8 @@ export async function listBookings(ctx: Ctx, q: BookingListQuery, now = new Date
   return { items: items.map(serializeBooking), total };
 }
 
-async function removeCalendarEvent(ctx: Ctx, booking: Booking): Promise<void> {
+/** Removes a booking's calendar event (cancelled or rejected: the slot is free again) with its event. */
+export async function removeCalendarEvent(ctx: Ctx, booking: Booking): Promise<void> {
   if (!booking.calendarEventId) return;
   const event = await ctx.em.findOne(CalendarEvent, { _id: booking.calendarEventId });
   if (!event) return;

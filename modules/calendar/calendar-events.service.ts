@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { assertRecordLinks } from '../timeline';
 import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { dateWhere, findPage, type PageRequest } from '../../platform/shared/listing';
@@ -7,6 +7,7 @@ import { plainOf } from '../../platform/shared/views';
 import { createRecord, pickDefined } from '../../platform/shared/records';
 import { CalendarEvent } from './calendar-event.entity';
 import type { CalendarEventView, EventInput } from './calendar-events.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const EVENT_FIELDS = [
   '_id',
@@ -33,10 +34,8 @@ const FIELDS = EVENT_FIELDS.filter((f) => f !== '_id' && f !== 'createdAt' && f 
 
 export const serializeEvent = (e: CalendarEvent): CalendarEventView => plainOf(e, EVENT_FIELDS);
 
-export async function getEvent(ctx: Ctx, id: string): Promise<CalendarEvent> {
-  const event = await ctx.em.findOne(CalendarEvent, { _id: id });
-  if (!event) throw notFound('event');
-  return event;
+export function getEvent(ctx: Ctx, id: string): Promise<CalendarEvent> {
+  return getRecord(ctx, CalendarEvent, id, 'event');
 }
 
 function pick(input: EventInput): Partial<CalendarEvent> {

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { findSyncPage } from '../../platform/shared/record-service';
-import { dateWhere, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { dateWhere, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { Call, type CallDirection, type CallStatus } from './call.entity';
 import { LIST_CONVERSATION_TURNS, serializeCall } from './call-view';
 
@@ -26,15 +26,7 @@ export async function listCalls(ctx: Ctx, query: CallListQuery) {
   const range = dateWhere({ dateFrom: query.dateFrom, dateTo: query.dateTo }).createdAt;
   if (range) where.startedAt = range;
   if (query.updatedSince) where.updatedAt = { $gte: query.updatedSince };
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.$or = [
-      { subject: { $ilike: like } },
-      { phone: { $ilike: like } },
-      { notes: { $ilike: like } },
-      { outcome: { $ilike: like } },
-    ];
-  }
+  if (query.q) where.$or = likeAny(query.q, ['subject', 'phone', 'notes', 'outcome']);
   const { items, total } = await findSyncPage(ctx, Call, where, query, 'startedAt');
   return { items: items.map((c) => serializeCall(c, { maxTurns: LIST_CONVERSATION_TURNS })), total };
 }

@@ -1,6 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity, assertRecordLinks } from '../timeline';
 import { applyPatch, type Changes } from '../../platform/shared/changes';
@@ -10,6 +9,7 @@ import { Call, type CallStatus } from './call.entity';
 import { callTimelineRow, serializeCall } from './call-view';
 import type { CallInput, CallView } from './calls.schemas';
 import type { CallEventName } from './calls.events';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   'subject',
@@ -53,10 +53,8 @@ function emitCall(ctx: Ctx, type: CallEventName, call: Call, extra: { changes?: 
   emit(ctx, { type, entityType: 'call', entityId: call._id, payload: { call: serializeCall(call), ...extra } });
 }
 
-export async function getCall(ctx: Ctx, id: string): Promise<Call> {
-  const call = await ctx.em.findOne(Call, { _id: id });
-  if (!call) throw notFound('call');
-  return call;
+export function getCall(ctx: Ctx, id: string): Promise<Call> {
+  return getRecord(ctx, Call, id, 'call');
 }
 
 /**

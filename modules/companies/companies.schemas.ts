@@ -10,7 +10,7 @@ import {
   requiredText,
   tagsField,
 } from '../../platform/shared/schemas';
-import { dateTimeView, idView } from '../../platform/shared/views';
+import { dateTimeView, idView, readViewOf } from '../../platform/shared/views';
 import { ref } from '../../platform/references/refs';
 
 export const COMPANY_FIELDS = [
@@ -114,13 +114,8 @@ export const companyView = z.object({
 });
 export type CompanyView = z.infer<typeof companyView>;
 
-/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
-export const companyProjectionView = companyView
-  .partial()
-  .required({ _id: true })
-  .describe('projection (fields= or view=summary): _id plus the chosen fields');
-/** A company as GET/list answer it: the full view, or a projection when `fields`/`view=summary` is given. */
-export const companyReadView = z.union([companyView, companyProjectionView]);
+/** A company as GET/list answer it: the full view, or a projection (`_id` plus the chosen fields). */
+export const companyReadView = readViewOf(companyView);
 
 export const linkResultView = z.object({ linked: z.boolean().describe('false when the person was already linked') });
 export const unlinkResultView = z.object({ unlinked: z.boolean().describe('false when the person was not linked') });

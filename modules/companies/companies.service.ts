@@ -5,7 +5,7 @@ import { recordSystemActivity } from '../timeline';
 import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
-import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
+import { dateWhere, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { PreviewResult } from '../../platform/shared/preview';
 import {
@@ -159,16 +159,7 @@ export async function listCompanies(ctx: Ctx, query: CompanyListQuery) {
     const { items, total } = await findPageRows(ctx, Company, { prop: 'createdAt', dir: 'desc' }, query);
     return { items: items.map(serializeCompany), total };
   }
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.$or = [
-      { name: { $ilike: like } },
-      { email: { $ilike: like } },
-      { cvr: { $ilike: like } },
-      { city: { $ilike: like } },
-      { website: { $ilike: like } },
-    ];
-  }
+  if (query.q) where.$or = likeAny(query.q, ['name', 'email', 'cvr', 'city', 'website']);
   const { items, total } = await findSyncPage(ctx, Company, where, query);
   return { items: items.map(serializeCompany), total };
 }

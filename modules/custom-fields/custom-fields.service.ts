@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { conflict, DomainError, notFound, validation } from '../../platform/errors';
+import { conflict, DomainError, validation } from '../../platform/errors';
 import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -13,6 +13,7 @@ import {
 } from './custom-field-definition.entity';
 import { definitionProblem, isSelectType, MAX_DEFINITIONS_PER_TYPE } from './definition-rules';
 import type { CustomFieldDefinitionView, DefinitionInput } from './custom-fields.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -43,10 +44,8 @@ export async function listDefinitions(
   return { items: items.map(serializeDefinition), total };
 }
 
-export async function getDefinition(ctx: Ctx, id: string): Promise<CustomFieldDefinition> {
-  const def = await ctx.em.findOne(CustomFieldDefinition, { _id: id });
-  if (!def) throw notFound('custom field');
-  return def;
+export function getDefinition(ctx: Ctx, id: string): Promise<CustomFieldDefinition> {
+  return getRecord(ctx, CustomFieldDefinition, id, 'custom field');
 }
 
 function assertConsistent(def: { type: CustomFieldType; options: CustomFieldOption[] }): void {

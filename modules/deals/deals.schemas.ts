@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fieldsQuery, isoDateParam, listQuery } from '../../platform/shared/list-query';
 import { nameValueCustomFields, objectId, requiredText, tagsField } from '../../platform/shared/schemas';
-import { customFieldsView, dateTimeView, idView } from '../../platform/shared/views';
+import { customFieldsView, dateTimeView, idView, readViewOf } from '../../platform/shared/views';
 import { ref } from '../../platform/references/refs';
 
 export const DEAL_FIELDS = [
@@ -160,9 +160,5 @@ export const dealView = z.object({
 });
 export type DealView = z.infer<typeof dealView>;
 
-/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
-export const dealProjectionView = dealView
-  .partial()
-  .required({ _id: true })
-  .describe('projection (fields= or view=summary): _id plus the chosen fields');
-export const dealReadView = z.union([dealView, dealProjectionView]);
+/** A deal as GET/list answer it: the full view, or a projection (`_id` plus the chosen fields). */
+export const dealReadView = readViewOf(dealView);

@@ -1,6 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { conflict, notFound } from '../../platform/errors';
+import { conflict } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { emit } from '../../platform/outbox/emit';
 import { applyPatch, emitUpdate } from '../../platform/shared/changes';
@@ -11,6 +11,7 @@ import { inTransaction } from '../../platform/shared/tx';
 import { Deal } from './deal.entity';
 import { Flow, FlowStage, type StageType } from './flow.entity';
 import type { FlowInput, FlowStageView, FlowView, StageInput, StageView } from './flows.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 /** A stage as deals see it (plain, so a preview can use one that was never stored). */
 export interface StageRef {
@@ -63,10 +64,8 @@ export const serializeStageOf = (s: FlowStage): FlowStageView => ({
   flowId: s.flowId,
 });
 
-export async function getFlow(ctx: Ctx, id: string): Promise<Flow> {
-  const flow = await ctx.em.findOne(Flow, { _id: id });
-  if (!flow) throw notFound('flow');
-  return flow;
+export function getFlow(ctx: Ctx, id: string): Promise<Flow> {
+  return getRecord(ctx, Flow, id, 'flow');
 }
 
 export async function stagesOf(ctx: Ctx, flowIds: string[]): Promise<Map<string, StageRef[]>> {

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { EmailBulk, EmailBulkRecipient, type BulkRecipientStatus } from './email-bulk.entity';
 import type { BulkProgressView, BulkRecipientView } from './email.views';
+import { getRecord } from '../../platform/shared/record-service';
 
 // A bulk e-mail's end and its progress: the status counts, finishing the send, the progress read.
 
@@ -63,8 +63,7 @@ export async function getBulkProgress(
   queueId: string,
   q: { page: number; limit: number; status?: BulkRecipientStatus },
 ): Promise<{ data: BulkProgressView; page: number; limit: number; total: number }> {
-  const bulk = await ctx.em.findOne(EmailBulk, { _id: queueId });
-  if (!bulk) throw notFound('bulk e-mail');
+  const bulk = await getRecord(ctx, EmailBulk, queueId, 'bulk e-mail');
   const where = { bulkId: bulk._id, ...(q.status ? { status: q.status } : {}) };
   const [rows, total] = await ctx.em.findAndCount(EmailBulkRecipient, where, {
     orderBy: { index: 'asc' },

@@ -1,5 +1,4 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { deleteWithEvent, emitCreate } from '../../platform/shared/changes';
 import { emit } from '../../platform/outbox/emit';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
@@ -10,6 +9,7 @@ import { EmailSignature, EmailTemplate } from './email-template.entity';
 import { compileTemplateHtml, type LayoutSettings } from './template-compile';
 import type { EmailTemplateInput } from './email-templates.schemas';
 import type { EmailSignatureInput } from './email-templates.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -68,10 +68,8 @@ export async function listEmailTemplates(
   return { items: items.map((t) => serializeEmailTemplate(t, query.view)), total };
 }
 
-export async function getEmailTemplate(ctx: Ctx, id: string): Promise<EmailTemplate> {
-  const t = await ctx.em.findOne(EmailTemplate, { _id: id });
-  if (!t) throw notFound('e-mail template');
-  return t;
+export function getEmailTemplate(ctx: Ctx, id: string): Promise<EmailTemplate> {
+  return getRecord(ctx, EmailTemplate, id, 'e-mail template');
 }
 
 export async function createEmailTemplate(
@@ -152,10 +150,8 @@ export async function listEmailSignatures(ctx: Ctx, query: PageRequest) {
   return { items: items.map(serializeEmailSignature), total };
 }
 
-export async function getEmailSignature(ctx: Ctx, id: string): Promise<EmailSignature> {
-  const s = await ctx.em.findOne(EmailSignature, { _id: id });
-  if (!s) throw notFound('e-mail signature');
-  return s;
+export function getEmailSignature(ctx: Ctx, id: string): Promise<EmailSignature> {
+  return getRecord(ctx, EmailSignature, id, 'e-mail signature');
 }
 
 export async function createEmailSignature(

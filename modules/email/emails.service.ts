@@ -2,13 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
 import { sendEmail, type EmailDeps } from './email.service';
-import {
-  dateWhere,
-  findPage,
-  likePattern,
-  type DateFilterInput,
-  type PageRequest,
-} from '../../platform/shared/listing';
+import { dateWhere, findPage, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { Email } from './email.entity';
 import { visibleAccountIds } from './email-accounts.service';
 import { serializeEmail } from './email-records';
@@ -99,10 +93,7 @@ export async function listEmails(ctx: Ctx, query: ListEmailsQuery) {
     threadId: query.threadId,
   };
   for (const [key, value] of Object.entries(exact)) if (value !== undefined) where.push({ [key]: value });
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.push({ $or: [{ subject: { $ilike: like } }, { fromAddress: { $ilike: like } }, { text: { $ilike: like } }] });
-  }
+  if (query.q) where.push({ $or: likeAny(query.q, ['subject', 'fromAddress', 'text']) });
   const { items, total } = await findPage<Email>(ctx.em, Email, { $and: where } as FilterQuery<Email>, query, {
     date: 'desc',
   });

@@ -15,6 +15,7 @@ import { LINK_ENTITY_TYPES, type LinkEntityType } from './file-links';
 import { receiveUpload, type IncomingUpload, type StagedUpload } from './receive-upload';
 import { sanitizeFilename, sniffContentType } from './sniff';
 import type { FileStorage, SignedUrl } from './storage.port';
+import { getRecord } from '../../platform/shared/record-service';
 
 /** What the file use cases need beyond the request: the storage adapter and the limits. */
 export interface FileDeps {
@@ -64,10 +65,8 @@ async function linksOf(ctx: Ctx, fileIds: string[]): Promise<Map<string, FileLin
   return byFile;
 }
 
-export async function loadFile(ctx: Ctx, id: string): Promise<StoredFile> {
-  const file = await ctx.em.findOne(StoredFile, { _id: id });
-  if (!file) throw notFound('file');
-  return file;
+export function loadFile(ctx: Ctx, id: string): Promise<StoredFile> {
+  return getRecord(ctx, StoredFile, id, 'file');
 }
 
 export async function assertFolder(ctx: Ctx, field: string, folderId: string | null | undefined): Promise<void> {

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { conflict, notFound, validation } from '../../platform/errors';
+import { conflict, validation } from '../../platform/errors';
 import { deleteWithEvent } from '../../platform/shared/changes';
 import { emit } from '../../platform/outbox/emit';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
@@ -9,6 +9,7 @@ import type { FolderView } from './files.schemas';
 import { createRecord } from '../../platform/shared/records';
 import { Folder, StoredFile } from './file.entity';
 import { sanitizeFilename } from './sniff';
+import { getRecord } from '../../platform/shared/record-service';
 
 const KEYS = ['_id', 'name', 'parentId', 'createdBy', 'createdAt', 'updatedAt'] as const;
 /** The folder record without its counts (event payloads). */
@@ -103,8 +104,7 @@ export async function createFolder(ctx: Ctx, input: { name: string; parentId?: s
 
 /** Only an empty folder is deleted: one holding files or folders is 409 (move or delete them first). */
 export async function deleteFolder(ctx: Ctx, id: string): Promise<void> {
-  const folder = await ctx.em.findOne(Folder, { _id: id });
-  if (!folder) throw notFound('folder');
+  const folder = await getRecord(ctx, Folder, id, 'folder');
   const [files, folders] = await Promise.all([
     ctx.em.count(StoredFile, { folderId: id }),
     ctx.em.count(Folder, { parentId: id }),
@@ -119,8 +119,7 @@ export async function deleteFolder(ctx: Ctx, id: string): Promise<void> {
 }
 
 export async function getFolder(ctx: Ctx, id: string): Promise<FolderView> {
-  const folder = await ctx.em.findOne(Folder, { _id: id });
-  if (!folder) throw notFound('folder');
+  const folder = await getRecord(ctx, Folder, id, 'folder');
   const counts = await contentCounts(ctx, [id]);
   return serializeFolder(folder, counts.get(id) ?? NO_CONTENT);
 }

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { conflict, DomainError, notFound, validation } from '../../platform/errors';
+import { conflict, DomainError, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { applyPatch } from '../../platform/shared/changes';
 import { plainOf } from '../../platform/shared/views';
@@ -8,6 +8,7 @@ import { conditionError, matchesAll, ROUTING_EXTRA_FIELDS, type Condition, type 
 import { LeadRoutingRule, type RoutingAssignment } from './lead-routing-rule.entity';
 import { assertUsers, existingUsers } from './refs';
 import type { RoutingRuleInput, RoutingRuleView } from './lead-routing.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 /** Lead creation walks the active rules in order, and the list is not paginated: keep it bounded. */
 export const MAX_ROUTING_RULES = 100;
@@ -40,10 +41,8 @@ export async function listRoutingRules(
   return { items: rules.map(serializeRoutingRule), total };
 }
 
-export async function getRoutingRule(ctx: Ctx, id: string): Promise<LeadRoutingRule> {
-  const rule = await ctx.em.findOne(LeadRoutingRule, { _id: id });
-  if (!rule) throw notFound('lead routing rule');
-  return rule;
+export function getRoutingRule(ctx: Ctx, id: string): Promise<LeadRoutingRule> {
+  return getRecord(ctx, LeadRoutingRule, id, 'lead routing rule');
 }
 
 async function assertNameFree(ctx: Ctx, name: string, exceptId?: string): Promise<void> {

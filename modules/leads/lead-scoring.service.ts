@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
-import { conflict, DomainError, notFound, validation } from '../../platform/errors';
+import { conflict, DomainError, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { Person } from '../people';
 import { applyPatch } from '../../platform/shared/changes';
@@ -11,6 +11,7 @@ import type { Lead } from './lead.entity';
 import { LeadScoringRule } from './lead-scoring-rule.entity';
 import { scoreLead, type ScoreResult } from './scoring';
 import type { ScoringRuleInput, ScoringRuleView } from './lead-scoring.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const SCORING_RULE_FIELDS = [
   '_id',
@@ -50,10 +51,8 @@ export function activeScoringRules(em: EntityManager): Promise<LeadScoringRule[]
   return em.find(LeadScoringRule, { isActive: true }, { orderBy: RULE_ORDER });
 }
 
-export async function getScoringRule(ctx: Ctx, id: string): Promise<LeadScoringRule> {
-  const rule = await ctx.em.findOne(LeadScoringRule, { _id: id });
-  if (!rule) throw notFound('lead scoring rule');
-  return rule;
+export function getScoringRule(ctx: Ctx, id: string): Promise<LeadScoringRule> {
+  return getRecord(ctx, LeadScoringRule, id, 'lead scoring rule');
 }
 
 async function assertNameFree(ctx: Ctx, name: string, exceptId?: string): Promise<void> {

@@ -8,7 +8,7 @@ import {
   requiredText,
   tagsField,
 } from '../../platform/shared/schemas';
-import { customFieldsView, dateTimeView, idView } from '../../platform/shared/views';
+import { customFieldsView, dateTimeView, idView, readViewOf } from '../../platform/shared/views';
 import { ref } from '../../platform/references/refs';
 import { timeZoneField } from '../../platform/shared/time-zone';
 
@@ -128,9 +128,5 @@ export const leadView = z.object({
 });
 export type LeadView = z.infer<typeof leadView>;
 
-/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
-export const leadProjectionView = leadView
-  .partial()
-  .required({ _id: true })
-  .describe('projection (fields= or view=summary): _id plus the chosen fields');
-export const leadReadView = z.union([leadView, leadProjectionView]);
+/** A lead as GET/list answer it: the full view, or a projection (`_id` plus the chosen fields). */
+export const leadReadView = readViewOf(leadView);

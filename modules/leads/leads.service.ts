@@ -4,7 +4,7 @@ import { recordSystemActivity } from '../timeline';
 import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
-import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
+import { dateWhere, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { PreviewResult } from '../../platform/shared/preview';
 import {
@@ -165,15 +165,7 @@ export async function listLeads(ctx: Ctx, query: LeadListQuery) {
   if (query.status) where.status = query.status;
   if (query.source) where.source = query.source;
   if (query.ownerId) where.ownerId = query.ownerId;
-  if (query.search) {
-    const like = likePattern(query.search);
-    where.$or = [
-      { title: { $ilike: like } },
-      { email: { $ilike: like } },
-      { phone: { $ilike: like } },
-      { source: { $ilike: like } },
-    ];
-  }
+  if (query.search) where.$or = likeAny(query.search, ['title', 'email', 'phone', 'source']);
   const { items, total } = await findSyncPage(ctx, Lead, where, query);
   return { items: items.map(serializeLead), total };
 }

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { deleteWithDetach } from '../../platform/shared/record-service';
@@ -10,6 +10,7 @@ import { inTransaction } from '../../platform/shared/tx';
 import { List, ListItem, type ListEntityType } from './list.entity';
 import type { ListInput, ListItemView, ListView } from './lists.schemas';
 import { plainOf } from '../../platform/shared/views';
+import { getRecord } from '../../platform/shared/record-service';
 
 const LIST_FIELDS = ['_id', 'name', 'entityType', 'description', 'ownerId', 'createdAt', 'updatedAt'] as const;
 
@@ -34,10 +35,8 @@ export async function serializeLists(ctx: Ctx, lists: List[]): Promise<ListView[
   return lists.map((l) => serializeList(l, counts.get(l._id) ?? 0));
 }
 
-export async function getList(ctx: Ctx, id: string): Promise<List> {
-  const list = await ctx.em.findOne(List, { _id: id });
-  if (!list) throw notFound('list');
-  return list;
+export function getList(ctx: Ctx, id: string): Promise<List> {
+  return getRecord(ctx, List, id, 'list');
 }
 
 export async function getListView(ctx: Ctx, id: string): Promise<ListView> {

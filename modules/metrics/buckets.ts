@@ -1,4 +1,5 @@
 // Pure window and bucket arithmetic for metric queries, in an IANA time zone (table-tested).
+import { wallDate, wallTime, zonedParts, zonedToInstant } from '../../platform/shared/zoned-time.pure';
 
 export const GRANULARITIES = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -13,47 +14,20 @@ export interface Window {
   to: Date;
 }
 
-/** Offset (ms) of a time zone from UTC at an instant. */
-function offsetMs(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
-  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
-  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
-}
-
 /** The instant at which a local wall-clock time (`YYYY-MM-DDTHH:mm`) occurs in a zone (DST gaps move forward). */
 export function zonedInstant(local: string, timeZone: string): Date {
   const [date, time = '00:00'] = local.split('T');
-  const [y, m, d] = date!.split('-').map(Number);
-  const [hh, mm] = time.split(':').map(Number);
-  const guess = Date.UTC(y!, m! - 1, d!, hh!, mm!);
-  let at = new Date(guess - offsetMs(new Date(guess), timeZone));
-  at = new Date(guess - offsetMs(at, timeZone));
-  return at;
+  const [year, month, day] = date!.split('-').map(Number);
+  const [hour, minute] = time.split(':').map(Number);
+  return new Date(
+    zonedToInstant({ year: year!, month: month!, day: day!, hour: hour!, minute: minute!, second: 0 }, timeZone),
+  );
 }
 
 /** Local `YYYY-MM-DDTHH:mm` of an instant. */
 export function localStamp(at: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(at);
-  const g = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  return `${g('year')}-${g('month')}-${g('day')}T${g('hour')}:${g('minute')}`;
+  const p = zonedParts(at.getTime(), timeZone);
+  return `${wallDate(p)}T${wallTime(p)}`;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,13 +1,13 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { deleteWithEvent, updateWithEvent, type Changes } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { createRecord } from '../../platform/shared/records';
+import { clearOtherDefaults, createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { OfferTemplate } from './offer.entity';
 import type { OfferTemplateSummaryView, OfferTemplateView } from './offers.views';
+import { getRecord } from '../../platform/shared/record-service';
 
 export interface OfferTemplateInput {
   name?: string;
@@ -50,10 +50,8 @@ export const templateSummary = (t: OfferTemplate): OfferTemplateSummaryView => (
 });
 export const serializeOfferTemplate = (t: OfferTemplate): OfferTemplateView => plainOf(t, FULL);
 
-export async function getOfferTemplate(ctx: Ctx, id: string): Promise<OfferTemplate> {
-  const t = await ctx.em.findOne(OfferTemplate, { _id: id });
-  if (!t) throw notFound('offer template');
-  return t;
+export function getOfferTemplate(ctx: Ctx, id: string): Promise<OfferTemplate> {
+  return getRecord(ctx, OfferTemplate, id, 'offer template');
 }
 
 export async function listOfferTemplates(ctx: Ctx, query: PageRequest & { includeInactive?: boolean }) {
@@ -65,15 +63,6 @@ export async function listOfferTemplates(ctx: Ctx, query: PageRequest & { includ
     { createdAt: 'desc' },
   );
   return { items: items.map(templateSummary), total };
-}
-
-/** One default per workspace: making a template the default clears the flag on the others. */
-async function clearOtherDefaults(ctx: Ctx, keepId: string): Promise<void> {
-  await ctx.em.nativeUpdate(
-    OfferTemplate,
-    { isDefault: true, _id: { $ne: keepId } },
-    { isDefault: false, updatedAt: new Date() },
-  );
 }
 
 export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & { name: string }) {
@@ -91,7 +80,7 @@ export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & 
       isDefault: input.isDefault ?? false,
       isActive: input.isActive ?? true,
     });
-    if (t.isDefault) await clearOtherDefaults(ctx, t._id);
+    if (t.isDefault) await clearOtherDefaults(ctx, OfferTemplate, t._id);
     emit(ctx, {
       type: 'offer_template_created',
       entityType: 'offer_template',
@@ -110,7 +99,7 @@ export async function updateOfferTemplate(ctx: Ctx, id: string, input: OfferTemp
     const event = { type: 'offer_template_updated', entityType: 'offer_template', payload } as const;
     const changes = await updateWithEvent(ctx, t, { ...input } as Partial<OfferTemplate>, event, { flush: false });
     // A native update runs at once; the event is inserted by the transaction's flush.
-    if (changes && input.isDefault === true) await clearOtherDefaults(ctx, t._id);
+    if (changes && input.isDefault === true) await clearOtherDefaults(ctx, OfferTemplate, t._id);
     return serializeOfferTemplate(t);
   });
 }

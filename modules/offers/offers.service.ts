@@ -5,7 +5,7 @@ import { isId } from '../../platform/ids';
 import { assertRefs, recordSystemActivity } from '../timeline';
 import { emit } from '../../platform/outbox/emit';
 import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
-import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { OfferType } from '../pricing';
@@ -103,11 +103,7 @@ export async function listOffers(ctx: Ctx, query: OfferListQuery, links: OfferLi
     Object.assign(where, { status: 'sent', $or: [{ validUntil: null }, { validUntil: { $gte: today } }] });
   else if (query.status) where.status = query.status;
   for (const key of ['companyRef', 'personRef', 'dealRef'] as const) if (query[key]) where[key] = query[key];
-  if (query.q) {
-    const like = likePattern(query.q);
-    const text = { $or: [{ title: { $ilike: like } }, { offerNumber: { $ilike: like } }] };
-    where.$and = [text];
-  }
+  if (query.q) where.$and = [{ $or: likeAny(query.q, ['title', 'offerNumber']) }];
   const { items, total } = await findPage(ctx.em, Offer, where, query, { createdAt: 'desc' });
   return { items: items.map((o) => serializeOffer(o, links)), total };
 }

@@ -1,12 +1,13 @@
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
-import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
 import { CatalogItem, OfferProduct } from './offer.entity';
 import type { CatalogInput, CatalogView, ProductInput, ProductView } from './offer-catalog.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 // Products (offer line building blocks with pricing) and catalog items (the price list a
 // workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
@@ -57,17 +58,12 @@ function listWhere(query: CatalogListQuery): Record<string, unknown> {
   const where: Record<string, unknown> = {};
   if (query.category) where.category = query.category;
   if (query.isActive !== undefined) where.isActive = query.isActive;
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.$or = [{ name: { $ilike: like } }, { sku: { $ilike: like } }, { description: { $ilike: like } }];
-  }
+  if (query.q) where.$or = likeAny(query.q, ['name', 'sku', 'description']);
   return where;
 }
 
-export async function getProduct(ctx: Ctx, id: string): Promise<OfferProduct> {
-  const p = await ctx.em.findOne(OfferProduct, { _id: id });
-  if (!p) throw notFound('product');
-  return p;
+export function getProduct(ctx: Ctx, id: string): Promise<OfferProduct> {
+  return getRecord(ctx, OfferProduct, id, 'product');
 }
 
 export async function listProducts(ctx: Ctx, query: CatalogListQuery) {
@@ -129,10 +125,8 @@ async function assertProduct(ctx: Ctx, productId: string | null | undefined): Pr
   }
 }
 
-export async function getCatalogItem(ctx: Ctx, id: string): Promise<CatalogItem> {
-  const c = await ctx.em.findOne(CatalogItem, { _id: id });
-  if (!c) throw notFound('catalog item');
-  return c;
+export function getCatalogItem(ctx: Ctx, id: string): Promise<CatalogItem> {
+  return getRecord(ctx, CatalogItem, id, 'catalog item');
 }
 
 export async function listCatalog(ctx: Ctx, query: CatalogListQuery) {

@@ -9,7 +9,7 @@ import {
   requiredText,
   tagsField,
 } from '../../platform/shared/schemas';
-import { dateTimeView, idView } from '../../platform/shared/views';
+import { dateTimeView, idView, readViewOf } from '../../platform/shared/views';
 import { nameValueView } from '../companies';
 import { ref } from '../../platform/references/refs';
 import { timeZoneField } from '../../platform/shared/time-zone';
@@ -114,9 +114,5 @@ export const personView = z.object({
 });
 export type PersonView = z.infer<typeof personView>;
 
-/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
-export const personProjectionView = personView
-  .partial()
-  .required({ _id: true })
-  .describe('projection (fields= or view=summary): _id plus the chosen fields');
-export const personReadView = z.union([personView, personProjectionView]);
+/** A person as GET/list answer it: the full view, or a projection (`_id` plus the chosen fields). */
+export const personReadView = readViewOf(personView);

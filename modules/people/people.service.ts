@@ -1,7 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline';
 import {
@@ -14,13 +14,7 @@ import {
 import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
-import {
-  dateWhere,
-  findPage,
-  likePattern,
-  type DateFilterInput,
-  type PageRequest,
-} from '../../platform/shared/listing';
+import { dateWhere, findPage, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { PreviewResult } from '../../platform/shared/preview';
 import {
@@ -168,15 +162,14 @@ export async function listPeople(ctx: Ctx, query: PersonListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
   if (query.companyId) where.companyId = query.companyId;
   if (query.q) {
-    const like = likePattern(query.q);
     // emails/phones are jsonb arrays: match their text form.
-    where.$or = [
-      { firstName: { $ilike: like } },
-      { lastName: { $ilike: like } },
-      { title: { $ilike: like } },
-      { [raw((alias) => `${alias}.emails::text`)]: { $ilike: like } },
-      { [raw((alias) => `${alias}.phones::text`)]: { $ilike: like } },
-    ];
+    where.$or = likeAny(query.q, [
+      'firstName',
+      'lastName',
+      'title',
+      raw((alias) => `${alias}.emails::text`),
+      raw((alias) => `${alias}.phones::text`),
+    ]);
   }
   const { items, total } = await findSyncPage(ctx, Person, where, query);
   return { items: items.map(serializePerson), total };
@@ -201,8 +194,7 @@ export async function listPersonCompanies(ctx: Ctx, personId: string, page: Page
 
 /** Links a person to a company; the first company linked becomes the person's primary one. */
 export async function linkPerson(ctx: Ctx, companyId: string, personId: string): Promise<LinkResultView> {
-  const company = await ctx.em.findOne(Company, { _id: companyId });
-  if (!company) throw notFound('company');
+  const company = await getRecord(ctx, Company, companyId, 'company');
   const person = await ctx.em.findOne(Person, { _id: personId });
   if (!person) throw validation(`personId: no person with id ${personId}`);
   if (await ctx.em.count(CompanyPerson, { companyId, personId })) return { linked: false };
@@ -228,8 +220,7 @@ export async function linkPerson(ctx: Ctx, companyId: string, personId: string):
 
 /** Unlinks; if it was the primary company, another linked company (or none) takes its place. */
 export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string): Promise<UnlinkResultView> {
-  const company = await ctx.em.findOne(Company, { _id: companyId });
-  if (!company) throw notFound('company');
+  const company = await getRecord(ctx, Company, companyId, 'company');
   const person = await ctx.em.findOne(Person, { _id: personId });
   if (!person) throw validation(`personId: no person with id ${personId}`);
   const row = await ctx.em.findOne(CompanyPerson, { companyId, personId });

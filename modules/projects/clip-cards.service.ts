@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { assertRefs } from '../timeline';
 import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
@@ -9,6 +9,7 @@ import { createRecord } from '../../platform/shared/records';
 import { ClipCard, type ClipCardStatus } from './project.entity';
 import { clipCardRemaining, clipCardStatus } from './project-rules';
 import type { ClipCardInput, ClipCardView } from './clip-cards.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const STORED = [
   '_id',
@@ -38,10 +39,8 @@ export function serializeClipCard(card: ClipCard, now: Date = new Date()): ClipC
   };
 }
 
-export async function getClipCard(ctx: Ctx, id: string): Promise<ClipCard> {
-  const card = await ctx.em.findOne(ClipCard, { _id: id });
-  if (!card) throw notFound('clip card');
-  return card;
+export function getClipCard(ctx: Ctx, id: string): Promise<ClipCard> {
+  return getRecord(ctx, ClipCard, id, 'clip card');
 }
 
 function scalars(input: ClipCardInput): Partial<ClipCard> {

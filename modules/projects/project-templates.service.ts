@@ -4,7 +4,7 @@ import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { updateWithEvent, type Changes } from '../../platform/shared/changes';
 import { plainOf } from '../../platform/shared/views';
-import { createRecord } from '../../platform/shared/records';
+import { clearOtherDefaults, createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import type { TaskPriority } from '../tasks';
 import { Project, type ProjectLine, type ProjectMilestone } from './project.entity';
@@ -18,6 +18,7 @@ import type {
   ProjectTemplateView,
   TemplateInput,
 } from './project-templates.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -36,10 +37,8 @@ const FIELDS = [
 ] as const;
 export const serializeTemplate = (t: ProjectTemplate): ProjectTemplateView => plainOf(t, FIELDS);
 
-export async function getTemplate(ctx: Ctx, id: string): Promise<ProjectTemplate> {
-  const template = await ctx.em.findOne(ProjectTemplate, { _id: id });
-  if (!template) throw notFound('project template');
-  return template;
+export function getTemplate(ctx: Ctx, id: string): Promise<ProjectTemplate> {
+  return getRecord(ctx, ProjectTemplate, id, 'project template');
 }
 
 /** Active templates by name (default first); includeInactive adds the deleted (deactivated) ones. */
@@ -51,15 +50,6 @@ export async function listTemplates(ctx: Ctx, query: { page: number; limit: numb
     offset: (query.page - 1) * query.limit,
   });
   return { items: items.map(serializeTemplate), total };
-}
-
-// One default per workspace: setting it clears the flag elsewhere in the same transaction.
-async function clearOtherDefaults(ctx: Ctx, keepId: string): Promise<void> {
-  await ctx.em.nativeUpdate(
-    ProjectTemplate,
-    { isDefault: true, _id: { $ne: keepId } },
-    { isDefault: false, updatedAt: new Date() },
-  );
 }
 
 export async function createTemplate(ctx: Ctx, input: TemplateInput & { name: string }): Promise<ProjectTemplateView> {
@@ -76,7 +66,7 @@ export async function createTemplate(ctx: Ctx, input: TemplateInput & { name: st
       isActive: input.isActive ?? true,
       createdBy: ctx.actor.userId,
     } as ProjectTemplate);
-    if (template.isDefault) await clearOtherDefaults(ctx, template._id);
+    if (template.isDefault) await clearOtherDefaults(ctx, ProjectTemplate, template._id);
     emit(ctx, {
       type: 'project_template_created',
       entityType: 'project_template',
@@ -99,7 +89,7 @@ export async function updateTemplate(ctx: Ctx, id: string, input: TemplateInput)
       flush: false,
     });
     // A native update runs at once; the event is inserted by the transaction's flush.
-    if (changes && template.isDefault) await clearOtherDefaults(ctx, template._id);
+    if (changes && template.isDefault) await clearOtherDefaults(ctx, ProjectTemplate, template._id);
     return serializeTemplate(template);
   });
 }

@@ -6,7 +6,7 @@ import { assertRefs, assertUsers } from '../timeline';
 import { assertCustomFieldValues } from '../custom-fields';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
-import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { type PreviewResult } from '../../platform/shared/preview';
 import { createRecord } from '../../platform/shared/records';
@@ -209,10 +209,7 @@ export async function listProjects(ctx: Ctx, query: ProjectListQuery) {
   if (query.status) where.status = query.status;
   if (query.owner) where.owner = query.owner;
   if (query.company) where.company = query.company;
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.$or = [{ title: { $ilike: like } }, { description: { $ilike: like } }];
-  }
+  if (query.q) where.$or = likeAny(query.q, ['title', 'description']);
   const { items, total } = await findPage(ctx.em, Project, where, query, { createdAt: 'desc' });
   return { items: items.map(serializeProject), total };
 }

@@ -1,9 +1,9 @@
 import type { Ctx } from '../../platform/context';
-import { notFound } from '../../platform/errors';
 import { User } from '../workspaces';
 import { createdRange, num, period, round2, rows, workspaceTimeZone } from './report-sql';
 import type { ReportRangeQuery } from './reports.schemas';
 import type { UserReportView, UsersReportView } from './reports.views';
+import { getRecord } from '../../platform/shared/record-service';
 
 // Per-user figures (deals, leads, activities, tasks): the users report and one user's report.
 
@@ -101,8 +101,7 @@ export async function usersReport(ctx: Ctx, q: ReportRangeQuery): Promise<UsersR
 
 /** One user's figures plus their activities by type; another workspace's user is 404. */
 export async function userReport(ctx: Ctx, userId: string, q: ReportRangeQuery): Promise<UserReportView> {
-  const user = await ctx.em.findOne(User, { _id: userId });
-  if (!user) throw notFound('user');
+  const user = await getRecord(ctx, User, userId, 'user');
   const figures = (await figuresByUser(ctx, { ...q, ownerId: undefined }, userId)).get(userId) ?? emptyFigures();
   const tz = await workspaceTimeZone(ctx);
   const params: unknown[] = [ctx.actor.workspaceId, userId];

@@ -29,6 +29,7 @@ import {
 } from './sequence.entity';
 import { settingsOf } from './sequences.service';
 import { enrollmentWorkflowId } from './workflow-ids';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const MAX_BULK_ENROLL = 500;
 
@@ -297,8 +298,7 @@ export async function enrollEligibility(
   entityType: EnrollEntityType,
   entityId: string,
 ): Promise<Eligibility> {
-  const sequence = await ctx.em.findOne(Sequence, { _id: sequenceId });
-  if (!sequence) throw notFound('sequence');
+  const sequence = await getRecord(ctx, Sequence, sequenceId, 'sequence');
   if (!sequence.isActive) return { eligible: false, reason: 'sequence_inactive' };
   const settings = settingsOf(sequence);
   if (!settings.allowedEntityTypes.includes(entityType)) return { eligible: false, reason: 'entity_type_not_allowed' };

@@ -5,7 +5,7 @@
 import type { EnrollmentDetailView, EnrollmentStepView, EnrollmentView, SequenceStatsView } from './sequences.views';
 import type { EnrollEntityType } from './definition.schemas';
 import type { Ctx } from '../../platform/context';
-import { DomainError, notFound, validation } from '../../platform/errors';
+import { DomainError, validation } from '../../platform/errors';
 import type { SequenceEngineDeps, UpdateOutcome } from './ports';
 import { getSequence } from './sequences.service';
 import {
@@ -24,6 +24,7 @@ import { startForRow } from '../../platform/workflow-port';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { exitQueued } from './exit-queued';
 import { enrollmentWorkflowId } from './workflow-ids';
+import { getRecord } from '../../platform/shared/record-service';
 
 export interface EnrollmentStartRow {
   _id: string;
@@ -202,10 +203,8 @@ function stepWait(s: SequenceStep): Pick<EnrollmentStepView, 'waitReason' | 'nex
   };
 }
 
-export async function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrollment> {
-  const e = await ctx.em.findOne(SequenceEnrollment, { _id: id });
-  if (!e) throw notFound('enrollment');
-  return e;
+export function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrollment> {
+  return getRecord(ctx, SequenceEnrollment, id, 'enrollment');
 }
 
 /** One enrollment with its step history (oldest first). */

@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { assertRefs, assertUsers } from '../timeline';
 import { Company } from '../companies';
 import { Person } from '../people';
@@ -8,7 +8,7 @@ import { emit } from '../../platform/outbox/emit';
 import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../../platform/shared/changes';
 import { deleteWithDetach } from '../../platform/shared/record-service';
 import { mergeObject } from '../../platform/shared/custom-fields';
-import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { previewOf, type PreviewResult } from '../../platform/shared/preview';
 import { createRecord } from '../../platform/shared/records';
@@ -25,6 +25,7 @@ import {
   type TicketStatus,
 } from './support.rules';
 import type { TicketInput, TicketPreviewView, TicketView } from './support.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const TICKET_FIELDS = [
   '_id',
@@ -56,10 +57,8 @@ export const TICKET_FIELDS = [
 ] as const;
 export const serializeTicket = (t: SupportTicket): TicketView => plainOf(t, TICKET_FIELDS);
 
-export async function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
-  const ticket = await ctx.em.findOne(SupportTicket, { _id: id });
-  if (!ticket) throw notFound('support ticket');
-  return ticket;
+export function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
+  return getRecord(ctx, SupportTicket, id, 'support ticket');
 }
 
 /** Event payload: the ticket plus the person and company namespaces automations read. */
@@ -293,13 +292,7 @@ export async function listTickets(ctx: Ctx, query: TicketListQuery) {
   for (const key of ['status', 'priority', 'assignee', 'category'] as const)
     if (query[key] !== undefined) where[key] = query[key];
   if (query.search) {
-    const like = likePattern(query.search);
-    const or: Record<string, unknown>[] = [
-      { title: { $ilike: like } },
-      { description: { $ilike: like } },
-      { customerEmail: { $ilike: like } },
-      { customerName: { $ilike: like } },
-    ];
+    const or = likeAny(query.search, ['title', 'description', 'customerEmail', 'customerName']);
     const n = /^#?(\d{1,9})$/.exec(query.search.trim());
     if (n) or.push({ ticketNumber: Number(n[1]) });
     where.$or = or;

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { findSyncPage } from '../../platform/shared/record-service';
-import { dateWhere, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { dateWhere, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { Task, type TaskPriority, type TaskStatus } from './task.entity';
 import { serializeTask } from './tasks.service';
 
@@ -33,10 +33,7 @@ export async function listTasks(ctx: Ctx, query: TaskListQuery) {
   // Same range rules as createdAt elsewhere (a bare date as upper bound means the whole day).
   const range = dateWhere({ dateFrom: query.dateFrom, dateTo: query.dateTo }).createdAt;
   if (range) where.deadline = range;
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.$or = [{ title: { $ilike: like } }, { description: { $ilike: like } }];
-  }
+  if (query.q) where.$or = likeAny(query.q, ['title', 'description']);
   const { items, total } = await findSyncPage(ctx, Task, where, query);
   return { items: items.map(serializeTask), total };
 }

@@ -1,13 +1,14 @@
 import type { Ctx } from '../../platform/context';
 import { findSyncPage } from '../../platform/shared/record-service';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { dateWhere, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { dateWhere, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
 import { assertRefs, assertUsers, linkColumns } from './references';
 import { serializeActivity } from './timeline.service';
 import type { ActivityInput, ActivityView } from './timeline.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 export const ACTIVITY_SUMMARY_FIELDS = [
   'type',
@@ -22,8 +23,7 @@ export const ACTIVITY_SUMMARY_FIELDS = [
 ] as const;
 
 export async function getActivity(ctx: Ctx, id: string): Promise<ActivityView> {
-  const row = await ctx.em.findOne(Activity, { _id: id });
-  if (!row) throw notFound('activity');
+  const row = await getRecord(ctx, Activity, id, 'activity');
   return serializeActivity(row);
 }
 
@@ -106,10 +106,7 @@ export async function listActivities(ctx: Ctx, query: ActivityListQuery) {
   Object.assign(where, stamps);
   const range = dateWhere({ dateFrom: query.dateFrom, dateTo: query.dateTo }).createdAt;
   if (range) where.date = { ...(range as object) };
-  if (query.q) {
-    const like = likePattern(query.q);
-    where.$or = [{ summary: { $ilike: like } }, { description: { $ilike: like } }, { type: { $ilike: like } }];
-  }
+  if (query.q) where.$or = likeAny(query.q, ['summary', 'description', 'type']);
   const { items, total } = await findSyncPage(ctx, Activity, where, query, 'date');
   return { items: items.map(serializeActivity), total };
 }

@@ -4,7 +4,7 @@ import { clearableText, objectId } from '../../platform/shared/schemas';
 import { isoDate, metadataField, refField, userId } from '../../platform/shared/record-fields';
 import { RECORD_TYPES } from '../../platform/shared/record-types';
 import type { RefKind } from './ref-kind';
-import { dateTimeView, idView, openObjectView } from '../../platform/shared/views';
+import { dateTimeView, idView, openObjectView, readViewOf } from '../../platform/shared/views';
 import { ref } from '../../platform/references/refs';
 
 /** entityType values a timeline entry may name with entityId. */
@@ -92,9 +92,5 @@ export const activityView = z.object({
 });
 export type ActivityView = z.infer<typeof activityView>;
 
-/** `view=summary`: `_id` plus the summary fields. */
-export const activityProjectionView = activityView
-  .partial()
-  .required({ _id: true })
-  .describe('projection (view=summary): _id plus the summary fields');
-export const activityReadView = z.union([activityView, activityProjectionView]);
+/** An activity as GET/list answer it: the full view, or with `view=summary` `_id` plus the summary fields. */
+export const activityReadView = readViewOf(activityView, 'projection (view=summary): _id plus the summary fields');

@@ -1,11 +1,12 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { forbidden, notFound } from '../../platform/errors';
+import { forbidden } from '../../platform/errors';
 import { updateWithEvent } from '../../platform/shared/changes';
-import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { User } from '../workspaces';
 import type { UserInput, UserView } from './users.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -24,22 +25,18 @@ export const serializeUser = (u: User): UserView => ({
   name: [u.firstName, u.lastName].filter(Boolean).join(' '),
 });
 
-export async function getUser(ctx: Ctx, id: string): Promise<User> {
-  const user = await ctx.em.findOne(User, { _id: id });
-  if (!user) throw notFound('user');
-  return user;
+export function getUser(ctx: Ctx, id: string): Promise<User> {
+  return getRecord(ctx, User, id, 'user');
 }
 
 /** Users of the workspace sorted by name; `search` matches first/last/full name and e-mail. */
 export async function listUsers(ctx: Ctx, query: PageRequest & { search?: string }) {
   const where: Record<string, unknown> = {};
-  if (query.search) {
-    const like = likePattern(query.search);
-    where.$or = [
-      { email: { $ilike: like } },
-      { [raw((alias) => `concat_ws(' ', ${alias}.first_name, ${alias}.last_name)`)]: { $ilike: like } },
-    ];
-  }
+  if (query.search)
+    where.$or = likeAny(query.search, [
+      'email',
+      raw((alias) => `concat_ws(' ', ${alias}.first_name, ${alias}.last_name)`),
+    ]);
   const { items, total } = await findPage(ctx.em, User, where, query, { firstName: 'asc', lastName: 'asc' } as never);
   return { items: items.map(serializeUser), total };
 }

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { AppConfig } from '../../platform/config';
 import type { Ctx } from '../../platform/context';
-import { notFound, validation } from '../../platform/errors';
+import { validation } from '../../platform/errors';
 import { isHostAllowed, nonPublicReason, normalizeHost } from '../../platform/net/address-policy';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -10,6 +10,7 @@ import { ALL_EVENTS } from './event-types';
 import { generateSecret, maskWebhookSecret, openSecret, sealSecret } from './secrets';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 import type { SubscriptionInput, WebhookSubscriptionView } from './webhooks.schemas';
+import { getRecord } from '../../platform/shared/record-service';
 
 /** How long the previous secret keeps signing after a rotation (both signatures are sent meanwhile). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -69,8 +70,7 @@ const normalizeEvents = (events: string[]): string[] =>
   events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)];
 
 const find = async (ctx: Ctx, id: string): Promise<WebhookSubscription> => {
-  const sub = await ctx.em.findOne(WebhookSubscription, { _id: id });
-  if (!sub) throw notFound('webhook subscription');
+  const sub = await getRecord(ctx, WebhookSubscription, id, 'webhook subscription');
   return sub;
 };
 export const getSubscription = find;

@@ -2,7 +2,7 @@
  * Value formatting for placeholders, always with explicit locale, currency and time zone (never
  * the host's defaults), so a template renders the same on every worker.
  */
-import { parseDateInput, zonedParts } from './zoned-time.pure';
+import { parseDateInput, wallDate, wallTime, zonedParts } from './zoned-time.pure';
 
 export interface FormatOptions {
   /** BCP 47 locale for numbers and currency; default da-DK. */
@@ -54,8 +54,6 @@ export function formatNumber(value: unknown, opts: FormatOptions = {}): string |
   }
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
-
 /** `date` → YYYY-MM-DD, `datetime` → YYYY-MM-DD HH:mm, `time` → HH:mm, in the time zone. */
 export function formatDate(
   value: unknown,
@@ -67,8 +65,8 @@ export function formatDate(
     const d = parseDateInput(value, timeZone);
     if (!d) return null;
     const p = zonedParts(d.ms, timeZone);
-    const date = `${String(p.year).padStart(4, '0')}-${pad(p.month)}-${pad(p.day)}`;
-    const time = `${pad(p.hour)}:${pad(p.minute)}`;
+    const date = wallDate(p);
+    const time = wallTime(p);
     return kind === 'date' ? date : kind === 'time' ? time : `${date} ${time}`;
   } catch {
     return null;

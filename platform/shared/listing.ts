@@ -17,6 +17,12 @@ export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** `q` as a case-insensitive substring of any of `columns` (the $or of a list's text search; a column may be raw()). */
+export function likeAny(q: string, columns: readonly string[]): Record<string, unknown>[] {
+  const like = likePattern(q);
+  return columns.map((column) => ({ [column]: { $ilike: like } }));
+}
+
 /** updatedSince → updatedAt >=; createdAfter → createdAt >; dateFrom/dateTo → createdAt range (inclusive). */
 export function dateWhere(filter: DateFilterInput): Record<string, unknown> {
   const where: Record<string, unknown> = {};

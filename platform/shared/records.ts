@@ -1,4 +1,4 @@
-import type { EntityName, RequiredEntityData } from '@mikro-orm/core';
+import type { EntityData, EntityName, FilterQuery, RequiredEntityData } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { newId } from '../ids';
 
@@ -31,4 +31,17 @@ export function pickDefined<T extends object>(
   const out: Record<string, unknown> = {};
   for (const key of keys) if (input[key] !== undefined) out[key] = input[key];
   return out as Partial<T>;
+}
+
+/** One default per workspace: `keepId` is the default now, so every other record of `entity` stops being one. */
+export async function clearOtherDefaults<T extends { isDefault: boolean; updatedAt: Date }>(
+  ctx: Ctx,
+  entity: EntityName<T>,
+  keepId: string,
+): Promise<void> {
+  await ctx.em.nativeUpdate(
+    entity,
+    { isDefault: true, _id: { $ne: keepId } } as unknown as FilterQuery<T>,
+    { isDefault: false, updatedAt: new Date() } as unknown as EntityData<T>,
+  );
 }

@@ -22,6 +22,23 @@ export const recordViewFields = {
   updatedAt: dateTimeView,
 };
 
+/**
+ * A record as GET/list answer it: the full view, or (`fields=` / `view=summary`) a projection, `_id` plus the chosen
+ * fields.
+ */
+export const readViewOf = <S extends { _id: z.ZodType }>(
+  view: z.ZodObject<S>,
+  projection = 'projection (fields= or view=summary): _id plus the chosen fields',
+) =>
+  z.union([
+    view,
+    view
+      .partial()
+      // S has _id, which the generic mask type cannot see.
+      .required({ _id: true } as { _id: true } & Record<Exclude<'_id', keyof S>, never>)
+      .describe(projection),
+  ]);
+
 /** What `plainOf` makes of a property: dates become ISO strings, undefined becomes null. */
 export type Plain<T> = T extends Date ? string : T extends undefined ? null : T;
 

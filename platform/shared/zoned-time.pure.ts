@@ -48,6 +48,15 @@ export function zonedParts(ms: number, timeZone: string): ZonedParts {
   };
 }
 
+const pad2 = (n: number): string => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DD` of wall-clock fields. */
+export const wallDate = (p: Pick<ZonedParts, 'year' | 'month' | 'day'>): string =>
+  `${String(p.year).padStart(4, '0')}-${pad2(p.month)}-${pad2(p.day)}`;
+
+/** `HH:mm` of wall-clock fields. */
+export const wallTime = (p: Pick<ZonedParts, 'hour' | 'minute'>): string => `${pad2(p.hour)}:${pad2(p.minute)}`;
+
 const utcOf = (p: ZonedParts): number => Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
 
 /** The instant of a wall-clock time in `timeZone` (a skipped DST hour resolves forwards). */

@@ -150,16 +150,19 @@ export async function runStep<R>(
     handle: r.handle ?? null,
     error: null,
   });
+  // What the node answers after performing (the step row, `complete`, records the same result).
+  const finishPerformed = (r: ActionResult & { handle?: string | null }) =>
+    finish({
+      output: r.output,
+      status: r.status ?? 'completed',
+      handle: r.handle ?? null,
+      contextPatch: r.contextPatch,
+    });
   if (!spec.transactional) {
     try {
       const r = await spec.perform(env, resolved);
       await writeStep(em, key, complete(r));
-      return finish({
-        output: r.output,
-        status: r.status ?? 'completed',
-        handle: r.handle ?? null,
-        contextPatch: r.contextPatch,
-      });
+      return finishPerformed(r);
     } catch (err) {
       return recordFailure(err);
     }
@@ -176,12 +179,7 @@ export async function runStep<R>(
     Object.assign(step, complete(r));
     await em.flush();
     await em.commit();
-    return finish({
-      output: r.output,
-      status: r.status ?? 'completed',
-      handle: r.handle ?? null,
-      contextPatch: r.contextPatch,
-    });
+    return finishPerformed(r);
   } catch (err) {
     await em.rollback().catch(() => undefined);
     return recordFailure(err);

@@ -16,7 +16,7 @@ import { queuedRuns, START_QUEUE_CHANNEL } from '../../../platform/intake/queue-
 import { createRoots, rowContext } from './rows';
 import type { StartRequest, StartResult } from './start-types';
 import { submitGuarded } from './intake-batch';
-import { recordSkip } from './skips';
+import { recordSkip, skipIdentity } from './skips';
 
 /** Queued runs per workspace before 429 (platform/intake/admission.ts). */
 const runAdmission = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
@@ -59,16 +59,6 @@ export interface WebhookGuard {
 }
 
 export type GuardedResult = { status: 'stale' } | { status: 'rate_limited'; retryAfter: number } | StartResult;
-
-/** The start's identity on a skip row (issue 27). */
-export const skipFields = (automation: Pick<AutomationSnapshot, '_id'>, req: StartRequest) => ({
-  workspaceId: req.workspaceId,
-  automationId: automation._id,
-  triggerType: req.triggerType,
-  triggerKey: req.triggerKey,
-  entityType: req.entityType ?? null,
-  entityId: req.entityId ?? null,
-});
 
 /** True when the automation has run caps: its starts take the locked path (createRoots). */
 export const hasRunCaps = (automation: AutomationSnapshot): boolean => {
@@ -127,7 +117,7 @@ async function recorded(
     runAdmission.release(req.workspaceId);
     const existing = await existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
     await recordSkip(deps.orm, {
-      ...skipFields(automation, req),
+      ...skipIdentity(req, automation._id),
       reason: 'duplicate',
       message: 'this trigger key already recorded a run',
       details: { executionId: existing.execution._id, status: existing.execution.status },
@@ -183,7 +173,7 @@ export async function enqueueGuarded(
   if (state.retryAfter !== undefined) {
     runAdmission.release(req.workspaceId);
     await recordSkip(deps.orm, {
-      ...skipFields(automation, req),
+      ...skipIdentity(req, automation._id),
       at: now,
       reason: 'rate_limited',
       message: 'too many webhook calls for this automation',

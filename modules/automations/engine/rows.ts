@@ -15,7 +15,7 @@ import { notifyQueued } from '../../../platform/intake/queue-signal';
 import { type Context, type GraphSnapshot } from './types.pure';
 import { automationActor, automationActorId } from './workspace';
 import type { StartRequest, StartedExecution } from './start-types';
-import { insertSkips, type SkipRecord } from './skips';
+import { insertSkips, skipIdentity, type SkipRecord } from './skips';
 
 const WINDOWS = [
   { cap: 'maxRunsPerHour', ms: 3_600_000, label: 'hour' },
@@ -69,12 +69,7 @@ const skipOf = (
   message: string,
   details: Record<string, unknown>,
 ): SkipRecord => ({
-  workspaceId: req.workspaceId,
-  automationId: req.automationId,
-  triggerType: req.triggerType,
-  triggerKey: req.triggerKey,
-  entityType: req.entityType ?? null,
-  entityId: req.entityId ?? null,
+  ...skipIdentity(req),
   reason,
   message,
   details,

@@ -9,6 +9,7 @@ import { newId } from '../../../platform/ids';
 import { groupCommit } from '../../../platform/intake/group-commit';
 import { leanQuery } from '../../../platform/orm/lean';
 import type { SkipReason } from './skip.entity';
+import type { StartRequest } from './start-types';
 
 export interface SkipRecord {
   workspaceId: string;
@@ -22,6 +23,16 @@ export interface SkipRecord {
   details?: Record<string, unknown>;
   at?: Date;
 }
+
+/** The start's identity on a skip row (issue 27): the request's, under the automation it was checked against. */
+export const skipIdentity = (req: StartRequest, automationId = req.automationId) => ({
+  workspaceId: req.workspaceId,
+  automationId,
+  triggerType: req.triggerType,
+  triggerKey: req.triggerKey,
+  entityType: req.entityType ?? null,
+  entityId: req.entityId ?? null,
+});
 
 /** Kept this long; the worker's housekeeping deletes older rows. */
 export const SKIP_RETENTION_DAYS = 14;
