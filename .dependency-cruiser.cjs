@@ -5,7 +5,7 @@ module.exports = {
       name: 'platform-imports-no-module',
       severity: 'error',
       comment:
-        'platform/ (orm, outbox, HTTP kit, Temporal adapter, config, logger, shared helpers) is what every module uses: it imports no feature (modules/, the features still in domain/), no composition (app/, api/ outside platform/http) and no engine code. The files listed in pathNot still do; each is a known edge to remove (issue 25).',
+        'platform/ (orm, outbox, HTTP kit, Temporal adapter, config, logger, shared helpers) is what every module uses: it imports no feature (modules/, the features still in domain/), no composition (app/, api/ outside platform/http) and no engine code. What platform types by the declarations of the modules is an interface the modules extend (declaration merging), and what it reads at run time the composition registers (issue 25).',
       from: {
         path: '^platform/',
       },
@@ -35,22 +35,18 @@ module.exports = {
       name: 'adapters-below-the-engines',
       severity: 'error',
       comment:
-        "adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port types and shared helpers of domain/ or a module folder's port declaration (`*.port.ts`), never api/, app/, platform/temporal/, search/, bin/ or the rest of a module folder.",
+        'adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port declarations (platform/ports/) and shared helpers of platform/, never a module, api/, app/, platform/temporal/, search/ or bin/. The features pick and use the adapters, so an adapter that imported a feature would close a module-level cycle.',
       from: { path: '^adapters/' },
-      to: {
-        path: '^(api|platform/(http|temporal)|app|search|bin|modules)/',
-        pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
-      },
+      to: { path: '^(api|platform/(http|temporal)|app|search|bin|modules)/' },
     },
     {
       name: 'ports-are-declarations',
       severity: 'error',
       comment:
-        "A module's port declaration (`*.port.ts`: the interface an adapter implements, its settings and errors) is what adapters/ may import from a module folder, so it imports only the core (domain/) and other port declarations: no service, entity, router or adapter of the module.",
-      from: { path: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$' },
+        'A port declaration (platform/ports/*.port.ts: the interface an adapter implements, its settings and errors) imports only the core and other port declarations: no service, entity, router or adapter.',
+      from: { path: '^platform/ports/' },
       to: {
-        path: '^(api|platform/(http|temporal)|app|search|bin|adapters|modules)/',
-        pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
+        path: '^(api|platform/(http|temporal|orm|outbox|intake)|app|search|bin|adapters|modules)/',
       },
     },
     {

@@ -2,18 +2,4 @@
 // inside a cycle (issue 25), each with the file imports behind it (the first two). test/unit/module-graph.test.ts
 // fails on an edge that closes a cycle and is not listed here, and on a listed edge that no longer does: the list
 // only shrinks. Breaking one: move the shared type or helper down, pass a port, or react to an outbox event.
-export const KNOWN_CYCLE_EDGES: Record<string, string> = {
-  'adapters → email':
-    'adapters/imap/imap-probe.ts → modules/email/imap.port.ts; adapters/imap/imap-source.ts → modules/email/imap.port.ts',
-  'adapters → files':
-    'adapters/storage/cloud/cloud-items.ts → modules/files/cloud-provider.port.ts; adapters/storage/cloud/google-drive.ts → modules/files/cloud-provider.port.ts; +4 more',
-  'adapters → messaging':
-    'adapters/sms/http-sms-gateway.ts → modules/messaging/delivery-error.port.ts; adapters/sms/http-sms-gateway.ts → modules/messaging/messaging.port.ts; +2 more',
-  'email → adapters':
-    'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
-  'email → messaging':
-    'modules/email/account-transports.ts → modules/messaging/index.ts; modules/email/email-accounts.service.ts → modules/messaging/index.ts; +7 more',
-  'files → adapters':
-    'modules/files/storage-factory.ts → adapters/storage/local-storage.ts; modules/files/storage-factory.ts → adapters/storage/s3-storage.ts; +2 more',
-  'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
-};
+export const KNOWN_CYCLE_EDGES: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../platform/config';
 import { DomainError } from '../../platform/errors';
 import type { SafeFetch } from '../../platform/net/safe-fetch';
-import type { AiProvider } from '../../modules/ai/ai-provider.port';
+import type { AiProvider } from '../../platform/ports/ai-provider.port';
 import { createOpenAiCompatibleProvider, type AiSettings } from './openai-compatible';
 
 // Declaration merging: platform names no module.

@@ -6,7 +6,7 @@ import {
   type AiCompletionRequest,
   type AiProvider,
   type AiUsage,
-} from '../../modules/ai/ai-provider.port';
+} from '../../platform/ports/ai-provider.port';
 import { parseJsonOutput, toStrictSchema } from './json-output';
 
 /**

@@ -1,4 +1,4 @@
-import type { ImapLogin } from '../../modules/email/imap.port';
+import type { ImapLogin } from '../../platform/ports/imap.port';
 import { imapClient } from './imap-source';
 
 /** One IMAP login and logout: ok, or the error prefixed with `IMAP <label>:`. */

@@ -1,6 +1,6 @@
 /** The imapflow adapter of ImapSource (domain/email/imap-poll.ts): INBOX, UID ranges, raw message sources. */
 import { ImapFlow } from 'imapflow';
-import type { ImapLogin, ImapSource } from '../../modules/email/imap.port';
+import type { ImapLogin, ImapSource } from '../../platform/ports/imap.port';
 
 /** An imapflow client for `login` (quiet, bounded timeouts; errors surface through the awaited calls). */
 export function imapClient(login: ImapLogin, socketTimeoutMs: number): ImapFlow {

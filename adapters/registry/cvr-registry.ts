@@ -6,7 +6,7 @@ import {
   type CompanyRegistry,
   type LookupEnv,
   type RegistryCompany,
-} from '../../modules/lookups/registry.port';
+} from '../../platform/ports/registry.port';
 
 export const REGISTRY_TIMEOUT_MS = 10_000;
 const REGISTRY_MAX_BYTES = 512 * 1024;

@@ -1,8 +1,8 @@
 import { DomainError } from '../../platform/errors';
 import { safeFetch as defaultFetch, type SafeFetch } from '../../platform/net/safe-fetch';
-import { DeliveryError } from '../../modules/messaging/delivery-error.port';
-import type { SmsGateway, SmsMessage, SmsSendResult } from '../../modules/messaging/messaging.port';
-import type { SmsSettings } from '../../modules/messaging/messaging.port';
+import { DeliveryError } from '../../platform/ports/delivery-error.port';
+import type { SmsGateway, SmsMessage, SmsSendResult } from '../../platform/ports/messaging.port';
+import type { SmsSettings } from '../../platform/ports/messaging.port';
 
 /**
  * Generic HTTP SMS gateway. Contract (README "SMS gateway"):

@@ -1,8 +1,8 @@
 import { createTransport } from 'nodemailer';
 import { DomainError } from '../../platform/errors';
-import { DeliveryError } from '../../modules/messaging/delivery-error.port';
-import type { EmailMessage, EmailSendResult, EmailTransport, Mailbox } from '../../modules/messaging/messaging.port';
-import type { SmtpSettings } from '../../modules/messaging/messaging.port';
+import { DeliveryError } from '../../platform/ports/delivery-error.port';
+import type { EmailMessage, EmailSendResult, EmailTransport, Mailbox } from '../../platform/ports/messaging.port';
+import type { SmtpSettings } from '../../platform/ports/messaging.port';
 
 /** Nodemailer's error fields this adapter reads (see nodemailer's NodemailerError). */
 interface SmtpError extends NodeJS.ErrnoException {

@@ -8,7 +8,7 @@ import {
   type SignedUpload,
   type SignedUrl,
   type UrlSigning,
-} from '../../modules/files/storage.port';
+} from '../../platform/ports/storage.port';
 
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
 

@@ -11,7 +11,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DomainError } from '../../platform/errors';
 import { contentDisposition } from '../../platform/shared/content-disposition';
-import type { FileStorage, S3Env, SignedUpload, SignedUrl } from '../../modules/files/storage.port';
+import type { FileStorage, S3Env, SignedUpload, SignedUrl } from '../../platform/ports/storage.port';
 
 export const S3_REQUIRED_ENV = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const;
 

@@ -5,4 +5,4 @@
  * declaration file, `ai-provider.port.ts`, directly (`adapters-below-the-engines`); the composition roots build the
  * provider (bin/worker.ts, or createActivities for callers that give none).
  */
-export type { AiProvider } from './ai-provider.port';
+export type { AiProvider } from '../../platform/ports/ai-provider.port';

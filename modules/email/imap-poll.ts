@@ -11,7 +11,7 @@ import { parseSecretsKey } from '../../platform/shared/secret-box';
 import { EmailAccount } from './email-account.entity';
 import { accountSecrets } from './email-accounts.service';
 import { inboundCtx, receiveRawEmail } from './inbound.service';
-import type { ImapLogin, ImapSource, ImapSourceFactory } from './imap.port';
+import type { ImapLogin, ImapSource, ImapSourceFactory } from '../../platform/ports/imap.port';
 
 /** Messages imported per pass and account: a large backlog is read over several passes. */
 export const IMAP_BATCH = 100;

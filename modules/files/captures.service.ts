@@ -6,7 +6,7 @@ import type { Ctx } from '../../platform/context';
 import { DomainError, validation } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import type { FileDeps } from './files.service';
-import type { LocalUploadTarget } from './storage.port';
+import type { LocalUploadTarget } from '../../platform/ports/storage.port';
 import { tooLarge } from './receive-upload';
 import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';

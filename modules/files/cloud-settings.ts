@@ -1,6 +1,6 @@
-import type { CloudEnv } from './cloud-provider.port';
+import type { CloudEnv } from '../../platform/ports/cloud-provider.port';
 
-export type { CloudEnv, OAuthProviderEnv } from './cloud-provider.port';
+export type { CloudEnv, OAuthProviderEnv } from '../../platform/ports/cloud-provider.port';
 
 export const CLOUD_ENV_VARS = {
   onedrive: ['ONEDRIVE_CLIENT_ID', 'ONEDRIVE_CLIENT_SECRET', 'ONEDRIVE_REFRESH_TOKEN'],

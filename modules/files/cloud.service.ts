@@ -16,7 +16,7 @@ import {
   type CloudProviderId,
   type CloudStorageProvider,
   type CreateKind,
-} from './cloud-provider.port';
+} from '../../platform/ports/cloud-provider.port';
 import { CLOUD_ENV_VARS, type OAuthProviderEnv } from './cloud-settings';
 import { GoogleDriveProvider } from '../../adapters/storage/cloud/google-drive';
 import { OneDriveProvider } from '../../adapters/storage/cloud/onedrive';

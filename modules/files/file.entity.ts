@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
-import type { CloudProviderId } from './cloud-provider.port';
+import type { CloudProviderId } from '../../platform/ports/cloud-provider.port';
 import type { LinkEntityType } from './file-links';
 
 /** Where a file's bytes are: an object in our storage, or an item in a linked cloud drive. */

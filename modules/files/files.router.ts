@@ -5,7 +5,7 @@ import * as files from './files.service';
 import * as folders from './folders.service';
 import { contentDisposition } from '../../platform/shared/content-disposition';
 import { ACTIVE_CONTENT_TYPES } from './sniff';
-import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from './storage.port';
+import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from '../../platform/ports/storage.port';
 import { receiveSignedUpload } from './captures.service';
 import type { StagedUpload } from './receive-upload';
 import { fileDeps, fileStorageFor, localStorageFor } from './storage-factory';

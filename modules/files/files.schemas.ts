@@ -4,7 +4,7 @@ import { pageParams } from '../../platform/shared/list-query';
 import { objectId } from '../../platform/shared/schemas';
 import { dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
 import { FILE_SOURCES } from './file.entity';
-import { CLOUD_PROVIDERS } from './cloud-provider.port';
+import { CLOUD_PROVIDERS } from '../../platform/ports/cloud-provider.port';
 import { ref } from '../../platform/references/refs';
 
 const ENTITY_TYPES = Object.keys(LINK_ENTITY_TYPES) as [

@@ -14,7 +14,7 @@ import { FileLink, Folder, StoredFile } from './file.entity';
 import { LINK_ENTITY_TYPES, type LinkEntityType } from './file-links';
 import { receiveUpload, type IncomingUpload, type StagedUpload } from './receive-upload';
 import { sanitizeFilename, sniffContentType } from './sniff';
-import type { FileStorage, SignedUrl } from './storage.port';
+import type { FileStorage, SignedUrl } from '../../platform/ports/storage.port';
 import { getRecord } from '../../platform/shared/record-service';
 
 /** What the file use cases need beyond the request: the storage adapter and the limits. */

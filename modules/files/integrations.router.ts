@@ -3,7 +3,7 @@ import { listIntegrations, syncIntegration } from './integrations.service';
 import { ok, paged, route } from '../../platform/http/registry';
 import { envelopes } from '../../platform/http/crud';
 import { integrationSyncResultView, integrationView } from './integrations.views';
-import { CLOUD_PROVIDERS } from './cloud-provider.port';
+import { CLOUD_PROVIDERS } from '../../platform/ports/cloud-provider.port';
 import { integrationsQuery, syncBody } from './files.schemas';
 
 const section = 'Integrations';

@@ -4,7 +4,7 @@ import { DomainError, notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { createRecord } from '../../platform/shared/records';
 import { IntegrationSync, StoredFile } from './file.entity';
-import { CLOUD_PROVIDERS, type CloudProviderId } from './cloud-provider.port';
+import { CLOUD_PROVIDERS, type CloudProviderId } from '../../platform/ports/cloud-provider.port';
 import type { IntegrationSyncResultView, IntegrationSyncView, IntegrationView } from './integrations.views';
 import { CLOUD_ENV_VARS } from './cloud-settings';
 import { PROVIDER_LABELS, isConfigured, isConnected, providerFor } from './cloud.service';

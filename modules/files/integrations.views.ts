@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dateTimeView } from '../../platform/shared/views';
-import { CLOUD_PROVIDERS } from './cloud-provider.port';
+import { CLOUD_PROVIDERS } from '../../platform/ports/cloud-provider.port';
 
 /** Response views of GET /integrations and POST /integrations/:provider/sync. */
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { cloudEnv, type CloudEnv } from './cloud-settings';
-import type { S3Env } from './storage.port';
+import type { S3Env } from '../../platform/ports/storage.port';
 
-export type { S3Env } from './storage.port';
+export type { S3Env } from '../../platform/ports/storage.port';
 
 /** File storage settings from the environment (read once by domain/config.ts; listed in the README). */
 export interface FileEnv {

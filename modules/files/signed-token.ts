@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { TokenCheck, TokenPayload, UrlSigning } from './storage.port';
+import type { TokenCheck, TokenPayload, UrlSigning } from '../../platform/ports/storage.port';
 
-export type { TokenCheck, TokenPayload } from './storage.port';
+export type { TokenCheck, TokenPayload } from '../../platform/ports/storage.port';
 
 const processKey = randomBytes(32).toString('hex');
 

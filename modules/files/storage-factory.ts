@@ -4,7 +4,7 @@ import { S3FileStorage } from '../../adapters/storage/s3-storage';
 import { UrlSigner } from './signed-token';
 import type { FileDeps } from './files.service';
 import type { FileEnv } from './settings';
-import type { FileStorage } from './storage.port';
+import type { FileStorage } from '../../platform/ports/storage.port';
 
 /** What the storage adapters are built from: AppConfig's files section and public base URL. */
 export interface StorageConfig {

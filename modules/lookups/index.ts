@@ -6,5 +6,5 @@
  * person-lookup.ts), the canonical match keys and their request fields are platform/shared (normalize.ts,
  * match-keys.schemas.ts): companies and people import nothing of lookups.
  */
-export type { CompanyRegistry, RegistryCompany, RegistryQuery } from './registry.port';
+export type { CompanyRegistry, RegistryCompany, RegistryQuery } from '../../platform/ports/registry.port';
 export { lookupEnv, type LookupEnv } from './settings';

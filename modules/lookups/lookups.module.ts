@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../../platform/module';
 import type * as lookupsRouter from './lookups.router';
-import type { CompanyRegistry } from './registry.port';
+import type { CompanyRegistry } from '../../platform/ports/registry.port';
 import { lookupEnv } from './settings';
 
 // Declaration merging: platform names no module.

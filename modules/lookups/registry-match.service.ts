@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { emailDomain } from '../../platform/shared/normalize';
 import type { NormalizedProfile } from '../../platform/shared/normalize';
 import { findCompanyByKeys } from '../companies';
-import type { CompanyRegistry, RegistryCompany } from './registry.port';
+import type { CompanyRegistry, RegistryCompany } from '../../platform/ports/registry.port';
 import type { RegistryMatchView } from './lookups.views';
 
 const sameName = (a: string, b: string): boolean =>

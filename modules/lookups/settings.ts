@@ -1,6 +1,6 @@
-import type { LookupEnv } from './registry.port';
+import type { LookupEnv } from '../../platform/ports/registry.port';
 
-export type { LookupEnv } from './registry.port';
+export type { LookupEnv } from '../../platform/ports/registry.port';
 
 const opt = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name]?.trim() || undefined;
 

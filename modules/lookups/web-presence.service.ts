@@ -3,7 +3,7 @@ import { DomainError } from '../../platform/errors';
 import { getCompany, updateCompany, serializeCompany, type ImageResolver } from '../companies';
 import { CompanyPerson, Person } from '../people';
 import { emailDomain, isCompanyDomain } from '../../platform/shared/normalize';
-import type { CompanyRegistry, RegistryCompany } from './registry.port';
+import type { CompanyRegistry, RegistryCompany } from '../../platform/ports/registry.port';
 import type { WebPresenceView } from './lookups.views';
 
 type Field = 'website' | 'logoUrl' | 'profileUrl';

@@ -1,4 +1,4 @@
-import type { Mailbox } from './messaging.port';
+import type { Mailbox } from '../../platform/ports/messaging.port';
 
 /**
  * Pure address rules for outgoing messages (unit-tested as tables). E-mail: a dot-atom local part

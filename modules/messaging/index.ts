@@ -8,8 +8,8 @@
  * these ports and this ledger); messaging imports nothing of e-mail.
  */
 export { formatMailbox, normalizePhoneNumber, normalizeSmsSender, parseMailbox } from './addresses';
-export { DeliveryError } from './delivery-error.port';
-export type { EmailSendResult, EmailTransport, Mailbox, SmsGateway } from './messaging.port';
+export { DeliveryError } from '../../platform/ports/delivery-error.port';
+export type { EmailSendResult, EmailTransport, Mailbox, SmsGateway } from '../../platform/ports/messaging.port';
 export { OutboundMessage } from './outbound-message.entity';
 export {
   activityCreatedRow,

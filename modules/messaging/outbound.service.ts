@@ -6,7 +6,7 @@ import { executeLean, insertRowsSql, leanQuery, type FullRow } from '../../platf
 import type { EventPayload } from '../../platform/outbox/catalog';
 import { outboxRow } from '../../platform/outbox/emit';
 import { inTransaction } from '../../platform/shared/tx';
-import { DeliveryError } from './delivery-error.port';
+import { DeliveryError } from '../../platform/ports/delivery-error.port';
 import { OutboundMessage, type OutboundChannel, type OutboundStatus } from './outbound-message.entity';
 import { claimRows, type ClaimRow, type MessageLinks, type OutboundDraft } from './outbound-rows';
 import { hasCaps, takeMailboxQuota } from './send-quota';

@@ -1,6 +1,6 @@
 import type { MailEnv, SmsEnv } from '../../platform/config';
 import { parseMailbox, normalizeSmsSender } from './addresses';
-import type { SmsSettings, SmtpSettings } from './messaging.port';
+import type { SmsSettings, SmtpSettings } from '../../platform/ports/messaging.port';
 
 /** Checked provider settings from the raw env values; a `problem` becomes the not_configured message. */
 

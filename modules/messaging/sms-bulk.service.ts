@@ -3,7 +3,7 @@ import { DomainError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { mapLimited } from '../../platform/shared/concurrency';
 import type { MessageLinks } from './outbound.service';
-import type { SmsGateway } from './messaging.port';
+import type { SmsGateway } from '../../platform/ports/messaging.port';
 import { fillPlaceholders } from './sms-placeholders';
 import { sendSms } from './sms.service';
 import type { SmsBulkResultView } from './sms.views';

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../platform/config';
 import type { SafeFetch } from '../../platform/net/safe-fetch';
 import { DomainError } from '../../platform/errors';
 import { createHttpSmsGateway } from '../../adapters/sms/http-sms-gateway';
-import type { SmsGateway } from './messaging.port';
+import type { SmsGateway } from '../../platform/ports/messaging.port';
 import { smsSettings } from './settings';
 
 /** A gateway that fails every use with the configuration problem, so callers can always be built. */

@@ -2,7 +2,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../platform/config';
 import type { Logger } from '../../platform/logger';
-import type { SmsGateway } from './messaging.port';
+import type { SmsGateway } from '../../platform/ports/messaging.port';
 import { smsGatewayFromConfig } from './sms-gateway';
 import { markScheduledFailed, sendScheduledSms, type ScheduledSendResult } from './sms-scheduled.service';
 

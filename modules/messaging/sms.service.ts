@@ -17,7 +17,7 @@ import {
   type MessageSource,
   type OutboundRow,
 } from './outbound.service';
-import type { SmsGateway } from './messaging.port';
+import type { SmsGateway } from '../../platform/ports/messaging.port';
 import { SMS_NOT_CONFIGURED } from './settings';
 import { SmsMessage } from './sms-message.entity';
 import { counterpartyOf, smsThreadColumns } from './sms-phone';

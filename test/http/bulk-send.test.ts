@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { LeaseLost, type BulkOutcome } from '../../modules/email/bulk-send';
 import { outboundEmailRow } from '../../modules/email/email-records';
 import { Email } from '../../modules/email/email.entity';
-import { DeliveryError } from '../../modules/messaging/delivery-error.port';
+import { DeliveryError } from '../../platform/ports/delivery-error.port';
 import { claimRows } from '../../modules/messaging/outbound.service';
 import { OutboundMessage } from '../../modules/messaging/outbound-message.entity';
 import { newId } from '../../platform/ids';

@@ -8,7 +8,7 @@ import { createSendThrottle } from '../../modules/email/bulk-throttle';
 import { EmailBulk } from '../../modules/email/email-bulk.entity';
 import { addEmailAccount } from '../../modules/email/email-accounts.service';
 import { newId } from '../../platform/ids';
-import type { EmailTransport } from '../../modules/messaging/messaging.port';
+import type { EmailTransport } from '../../platform/ports/messaging.port';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createWorkspace } from '../../modules/workspaces/workspaces.service';
 import { unique } from './factories';

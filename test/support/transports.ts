@@ -1,5 +1,5 @@
-import type { DeliveryError } from '../../modules/messaging/delivery-error.port';
-import type { EmailMessage, EmailSendResult, EmailTransport } from '../../modules/messaging/messaging.port';
+import type { DeliveryError } from '../../platform/ports/delivery-error.port';
+import type { EmailMessage, EmailSendResult, EmailTransport } from '../../platform/ports/messaging.port';
 
 /** A transport whose behaviour each test scripts (step n answers the n-th hand-over, the last one repeats). */
 export function scripted(

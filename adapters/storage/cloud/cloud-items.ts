@@ -1,5 +1,5 @@
 import { validation, type DomainError } from '../../../platform/errors';
-import type { CloudItem, CloudProviderId } from '../../../modules/files/cloud-provider.port';
+import type { CloudItem, CloudProviderId } from '../../../platform/ports/cloud-provider.port';
 
 /** The 400 when the provider does not find the folder (or drive) to list or create in. */
 export const noSuchFolder = (): DomainError =>

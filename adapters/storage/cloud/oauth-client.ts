@@ -1,6 +1,6 @@
 import { DomainError } from '../../../platform/errors';
 import type { SafeFetch } from '../../../platform/net/safe-fetch';
-import type { OAuthProviderEnv } from '../../../modules/files/cloud-provider.port';
+import type { OAuthProviderEnv } from '../../../platform/ports/cloud-provider.port';
 
 /** JSON over the guarded client with a bearer token refreshed from a long-lived refresh token. */
 export class OAuthJsonClient {

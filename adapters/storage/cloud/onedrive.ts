@@ -6,7 +6,7 @@ import type {
   CloudStorageProvider,
   CreateKind,
   CloudEnv,
-} from '../../../modules/files/cloud-provider.port';
+} from '../../../platform/ports/cloud-provider.port';
 import { driveItem, noSuchFolder } from './cloud-items';
 import { OAuthJsonClient } from './oauth-client';
 

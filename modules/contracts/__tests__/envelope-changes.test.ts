@@ -16,7 +16,7 @@ import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { envelopeDeadlineQuery } from '../contract-envelope.messages';
 import { checkExtension, MAX_EXTEND_DAYS, RESEND_INTERVAL_MS, resendInvitation } from '../envelope-changes.service';
 import { inviteSigners } from '../envelope.service';
-import type { EmailTransport } from '../../messaging/messaging.port';
+import type { EmailTransport } from '../../../platform/ports/messaging.port';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import {
   action,

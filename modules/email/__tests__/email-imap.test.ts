@@ -5,7 +5,7 @@
  */
 import { EmailAccount } from '../email-account.entity';
 import { pollAllImapAccounts, pollImapAccount } from '../imap-poll';
-import type { ImapLogin, ImapSource } from '../imap.port';
+import type { ImapLogin, ImapSource } from '../../../platform/ports/imap.port';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';

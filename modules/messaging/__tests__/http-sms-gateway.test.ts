@@ -1,4 +1,4 @@
-import { DeliveryError } from '../delivery-error.port';
+import { DeliveryError } from '../../../platform/ports/delivery-error.port';
 import { createHttpSmsGateway } from '../../../adapters/sms/http-sms-gateway';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 

@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Activity } from '../../timeline/activity.entity';
 import { listTimeline } from '../../timeline/timeline.service';
 import type { Ctx } from '../../../platform/context';
-import { DeliveryError } from '../delivery-error.port';
+import { DeliveryError } from '../../../platform/ports/delivery-error.port';
 import { sendEmail, type EmailDeps, type SendEmailInput } from '../../email/email.service';
 import { createMessagingDeps } from '../../email/messaging-deps';
 import { createHttpSmsGateway } from '../../../adapters/sms/http-sms-gateway';

@@ -1,6 +1,6 @@
-import { DeliveryError } from '../delivery-error.port';
-import type { EmailMessage } from '../messaging.port';
-import type { SmtpSettings } from '../messaging.port';
+import { DeliveryError } from '../../../platform/ports/delivery-error.port';
+import type { EmailMessage } from '../../../platform/ports/messaging.port';
+import type { SmtpSettings } from '../../../platform/ports/messaging.port';
 import { createSmtpTransport } from '../../../adapters/smtp/smtp-transport';
 import { closedPort, startDroppingSmtp, startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 

@@ -7,7 +7,7 @@
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { Lead } from '../../leads/lead.entity';
 import { createMessagingDeps, type MessagingDeps } from '../../email/messaging-deps';
-import type { EmailMessage } from '../../messaging/messaging.port';
+import type { EmailMessage } from '../../../platform/ports/messaging.port';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Sequence, SequenceEnrollment, SequenceStep } from '../sequence.entity';

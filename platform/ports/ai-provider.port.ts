@@ -1,4 +1,4 @@
-import { validation } from '../../platform/errors';
+import { validation } from '../errors';
 
 /** The port the automation ai node (and sequence ai_analyzer) completes prompts through. */
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../../platform/errors';
+import { DomainError } from '../errors';
 
 /**
  * not_sent: the provider refused the message or was never reached, so sending it again cannot
