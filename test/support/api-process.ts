@@ -41,8 +41,8 @@ export async function startApiProcess(env: Record<string, string> = {}): Promise
   };
 }
 
-/** utime + stime of a process (Linux /proc/<pid>/stat, in clock ticks of 10 ms). */
-function procCpuMs(pid: number): number {
+/** utime + stime of a process (Linux /proc/<pid>/stat, in clock ticks of 10 ms); 0 when not Linux or gone. */
+export function procCpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
