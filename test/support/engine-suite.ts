@@ -16,6 +16,8 @@ export interface EngineOptions {
   env?: Record<string, string> | (() => Record<string, string>);
   /** Bounds the start (60 s by default). */
   timeoutMs?: number;
+  /** Adjusts the harness before its worker starts (e.g. interposes on `messaging`). */
+  prepare?: (h: EngineHarness) => void;
 }
 
 /**
@@ -25,10 +27,11 @@ export interface EngineOptions {
  * (jest runs them in order).
  */
 export function engineSuite(tenant: string, options: EngineOptions = {}): EngineSuite {
-  const { env = {}, timeoutMs = 60_000 } = options;
+  const { env = {}, timeoutMs = 60_000, prepare } = options;
   const suite = {} as EngineSuite;
   beforeAll(async () => {
     suite.h = await startEngineHarness(typeof env === 'function' ? env() : env);
+    prepare?.(suite.h);
     await suite.h.startWorker();
     suite.t = await suite.h.app.tenant(tenant);
   }, timeoutMs);
