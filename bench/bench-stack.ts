@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { runMigrations } from '../app/migrate';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
+import { procStat } from '../test/support/api-process';
 
 /** Progress lines go to stderr; stdout carries only the figures. */
 export const benchLog = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
@@ -122,24 +123,6 @@ export function runBench(
       await stack?.stop();
     }
   });
-}
-
-/** Process `pid` (/proc/<pid>/stat): its command name, parent and CPU time (user + system, ms); undefined if gone. */
-export function procStat(pid: number): { comm: string; ppid: number; ms: number } | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // exited, or not Linux
-  }
-  const close = stat.lastIndexOf(')');
-  const fields = stat.slice(close + 2).split(' ');
-  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are at 11 and 12 after the comm; clock ticks of 10 ms.
-  return {
-    comm: stat.slice(stat.indexOf('(') + 1, close),
-    ppid: Number(fields[1]),
-    ms: (Number(fields[11]) + Number(fields[12])) * 10,
-  };
 }
 
 /** The pids in /proc; none when not Linux. */

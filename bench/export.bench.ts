@@ -5,7 +5,7 @@
 // Uses DATABASE_URL when set (assumed migrated); otherwise starts an embedded Postgres with the test
 // profile (own data folder and port, CRM_BENCH_PG_PORT, default 54349), migrates it and stops it at
 // the end. Last line: RESULT export_ms=<n> raw_ms=<n> ratio=<x> extra_mb=<n>
-import { benchLog, deleteWorkspaceRows, finishBench, procStat, startBenchPostgres } from './bench-stack';
+import { benchLog, deleteWorkspaceRows, finishBench, startBenchPostgres } from './bench-stack';
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { ormConfig } from '../app/orm';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { ChildMessage } from './export.child';
+import { procCpuMs } from '../test/support/api-process';
 
 const ROWS = 10_000;
 /** Rounds of one export and one raw stream each (alternating which goes first); medians compared. */
@@ -68,9 +69,7 @@ async function seed(client: pg.Client, workspaceId: string, ownerId: string): Pr
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (bytes: number): number => Math.max(0, bytes) / 1024 / 1024;
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (0 when not Linux or gone). */
-const cpuMs = (pid: number): number => procStat(pid)?.ms ?? 0;
-const cpuOf = (pids: number[]): number => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+const cpuOf = (pids: number[]): number => pids.reduce((sum, pid) => sum + procCpuMs(pid), 0);
 
 interface Sides {
   /** One export of `limit` rows through HTTP: wall time and rows. */
@@ -175,19 +174,19 @@ async function main(): Promise<string[]> {
       const cpu = { api: 0, apiPg: 0, client: 0, raw: 0, rawPg: 0 };
       for (let round = 0; round < ROUNDS; round++) {
         const timeExport = async () => {
-          const a = [cpuMs(sides.server.pid!), cpuOf(apiBackends), process.cpuUsage()] as const;
+          const a = [procCpuMs(sides.server.pid!), cpuOf(apiBackends), process.cpuUsage()] as const;
           const r = await sides.exportOnce(ROWS);
           const used = process.cpuUsage(a[2]);
-          cpu.api += cpuMs(sides.server.pid!) - a[0];
+          cpu.api += procCpuMs(sides.server.pid!) - a[0];
           cpu.apiPg += cpuOf(apiBackends) - a[1];
           cpu.client += (used.user + used.system) / 1000;
           return { ms: r.ms, rows: r.rows() };
         };
         const timeRaw = async () => {
-          const a = [cpuMs(sides.raw.pid!), cpuMs(sides.rawBackend)] as const;
+          const a = [procCpuMs(sides.raw.pid!), procCpuMs(sides.rawBackend)] as const;
           const r = await sides.rawOnce();
-          cpu.raw += cpuMs(sides.raw.pid!) - a[0];
-          cpu.rawPg += cpuMs(sides.rawBackend) - a[1];
+          cpu.raw += procCpuMs(sides.raw.pid!) - a[0];
+          cpu.rawPg += procCpuMs(sides.rawBackend) - a[1];
           return r;
         };
         let e: { ms: number; rows: number };

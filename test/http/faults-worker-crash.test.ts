@@ -3,57 +3,20 @@
  * on a slow local server; a new worker picks the attempt up after the heartbeat timeout (seconds),
  * not after the 2-minute start-to-close timeout.
  */
-import type { ChildProcess } from 'node:child_process';
-import type { Tenant } from '../support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  waitFor,
-  type EngineHarness,
-} from '../support/automation-engine';
-import { startWorkerProcess } from '../support/worker-process';
-import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
+import { action, chainGraph, createAutomation, waitFor } from '../support/automation-engine';
+import { crashEngineSuite, hangingServer } from '../support/crash-suite';
+import { json } from '../unit/messaging/local-http';
 
-let h: EngineHarness;
-let t: Tenant;
-let server: LocalHttp;
-let child: ChildProcess | null = null;
-const hits: { at: number; key: string | undefined }[] = [];
-
-beforeAll(async () => {
-  h = await startEngineHarness();
-  // Bundle the workflows once now, so the restart below is a worker start, not a bundle build.
-  await h.startWorker();
-  await h.stopWorker();
-  t = await h.app.tenant('Worker crash');
-  // First call hangs (the worker is killed meanwhile); later calls answer at once.
-  server = await startHttp();
-  server.respond((req, res) => {
-    hits.push({ at: Date.now(), key: req.headers['idempotency-key'] as string | undefined });
-    if (hits.length > 1) json(200, { ok: true })(req, res);
-  });
-}, 120_000);
-
-afterAll(async () => {
-  child?.kill('SIGKILL');
-  await server?.close();
-  await h?.close();
-});
-
-const startChildWorker = (): Promise<ChildProcess> =>
-  startWorkerProcess({
-    TEMPORAL_TASK_QUEUE: h.taskQueue,
-    // Its run starter starts this test's queued runs only (the database is shared).
-    STARTER_WORKSPACE_IDS: t.workspaceId,
-    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-    DATABASE_URL: h.app.config.databaseUrl,
-  });
+const suite = crashEngineSuite('Worker crash', { OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
+// First call hangs (the worker is killed meanwhile); later calls answer at once.
+const server = hangingServer((n) => (n > 1 ? json(200, { ok: true }) : undefined));
+const { hits } = server;
 
 describe('a worker killed -9 in the middle of an action', () => {
   it('the action is retried on a restarted worker within seconds and the run completes', async () => {
-    child = await startChildWorker();
+    const { h, t } = suite;
+    // Its run starter starts this test's queued runs only (the database is shared).
+    await suite.startChild({ STARTER_WORKSPACE_IDS: t.workspaceId });
     const url = `${server.url}/hook`;
     const automationId = await createAutomation(
       t.http,
@@ -71,10 +34,7 @@ describe('a worker killed -9 in the middle of an action', () => {
     const executionId = res.body.data.executionId as string;
 
     await waitFor(async () => hits.length === 1, 30_000, 'the action to call the slow server');
-    const dead = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGKILL');
-    await dead;
-    child = null;
+    await suite.killChild();
 
     await h.startWorker();
     const restartedAt = Date.now();

@@ -8,9 +8,9 @@ import { temporal } from '@temporalio/proto';
 import { SECRET_REF } from '../../modules/automations/secrets';
 import { automationExecutionKind } from '../../modules/automations/automation-execution.kind';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, parsePayloadKeys } from '../../platform/temporal/codec';
-import { startTestApp, type Tenant } from '../support/app';
-import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';
-import { withEngine } from '../support/engine-suite';
+import { startTestApp } from '../support/app';
+import { action, chainGraph, createAutomation } from '../support/automation-engine';
+import { engineSuite } from '../support/engine-suite';
 import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
 import { expectError } from '../support/expect';
 
@@ -19,13 +19,11 @@ const BEARER = 'tok-Ab12Cd34Ef56Gh78Ij90';
 const API_KEY = 'apikey-Qw12Er34Ty56Ui78';
 const EMAIL = 'ada.lovelace@example.com';
 
-let h: EngineHarness;
-let t: Tenant;
 let server: LocalHttp;
 let target: string;
 const received: { authorization?: string; apiKey?: string; body: string }[] = [];
 
-withEngine('Privacy', (s) => ({ h, t } = s));
+const suite = engineSuite('Privacy');
 beforeAll(async () => {
   server = await startHttp();
   server.respond((req, res) => {
@@ -40,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const codec = () => new AesGcmPayloadCodec(parsePayloadKeys(h.app.config.temporalCodec.payloadKeys!));
+const codec = () => new AesGcmPayloadCodec(parsePayloadKeys(suite.h.app.config.temporalCodec.payloadKeys!));
 type JsonPayload = { metadata?: Record<string, string>; data?: string };
 
 /** Every payload of a history (inputs, results, memo, search attributes, user metadata), as JSON. */
@@ -59,7 +57,7 @@ const b64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64');
 const encodingOf = (p: JsonPayload) => b64(p.metadata?.encoding).toString('utf8');
 
 async function historyJson(workflowId: string): Promise<{ events: Record<string, unknown>[] }> {
-  return JSON.parse(historyToJSON(await h.client.workflow.getHandle(workflowId).fetchHistory()));
+  return JSON.parse(historyToJSON(await suite.h.client.workflow.getHandle(workflowId).fetchHistory()));
 }
 
 /** The history with every payload decoded through the codec, as one text to search. */
@@ -94,7 +92,7 @@ const httpGraph = (
   ]);
 
 async function fireWebhook(automationId: string, body: unknown): Promise<string> {
-  const res = await h.app.anonymous.post(`/api/webhooks/automation/${automationId}`, body, {
+  const res = await suite.h.app.anonymous.post(`/api/webhooks/automation/${automationId}`, body, {
     headers: { 'x-webhook-secret': HOOK_SECRET },
   });
   expect(res.status).toBe(202);
@@ -107,9 +105,9 @@ describe('Temporal histories', () => {
   let automationName: string;
 
   beforeAll(async () => {
-    const lead = (await t.http.post('/api/v1/leads', { title: 'Privacy lead', email: EMAIL })).body.data;
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Privacy lead', email: EMAIL })).body.data;
     automationName = 'Privacy hook';
-    const id = await createAutomation(t.http, {
+    const id = await createAutomation(suite.t.http, {
       name: automationName,
       ...httpGraph({
         triggerType: 'webhook',
@@ -117,7 +115,7 @@ describe('Temporal histories', () => {
       }),
     });
     executionId = await fireWebhook(id, { order: { id: 'A-17' }, leadId: lead._id });
-    const done = await h.waitForExecution(executionId);
+    const done = await suite.h.waitForExecution(executionId);
     expect(done.status).toBe('completed');
     workflowId = done.workflowId;
   }, 60_000);
@@ -175,23 +173,25 @@ describe('Temporal histories', () => {
   });
 
   it('the run has a readable summary and details (describe), built from the registry', async () => {
-    const d = await h.client.workflow.getHandle(workflowId).describe();
-    const row = (await t.http.get(`/api/v1/automations/executions/${executionId}`)).body.data;
+    const d = await suite.h.client.workflow.getHandle(workflowId).describe();
+    const row = (await suite.t.http.get(`/api/v1/automations/executions/${executionId}`)).body.data;
     expect(await d.staticSummary()).toBe(`Automation "${automationName}" · webhook · lead ${row.entityId}`);
     expect(await d.staticDetails()).toContain(`\`${executionId}\``);
     expect(d.memo).toMatchObject({ automationName, executionId });
-    const viaPort = await h.workflows.describe(workflowId);
+    const viaPort = await suite.h.workflows.describe(workflowId);
     expect(viaPort).toMatchObject({
       status: 'completed',
       workflowType: automationExecutionKind.workflowType,
       summary: `Automation "${automationName}" · webhook · lead ${row.entityId}`,
     });
     expect(viaPort!.searchAttributes).toMatchObject({
-      CrmWorkspaceId: t.workspaceId,
+      CrmWorkspaceId: suite.t.workspaceId,
       CrmTriggerType: 'webhook',
       CrmEntityType: 'lead',
     });
-    expect(await h.workflows.describe(automationExecutionKind.workflowId(t.workspaceId, '0'.repeat(24)))).toBeNull();
+    expect(
+      await suite.h.workflows.describe(automationExecutionKind.workflowId(suite.t.workspaceId, '0'.repeat(24))),
+    ).toBeNull();
   });
 
   it('each activity is named after its node (activity summary in the history)', async () => {
@@ -217,8 +217,11 @@ describe('Temporal histories', () => {
 
 describe('credential headers are write-only', () => {
   it('reads mask them, a PUT of the read keeps them, the step log masks them', async () => {
-    const id = await createAutomation(t.http, httpGraph({ triggerType: 'webhook', config: { secret: HOOK_SECRET } }));
-    const read = (await t.http.get(`/api/v1/automations/${id}`)).body.data;
+    const id = await createAutomation(
+      suite.t.http,
+      httpGraph({ triggerType: 'webhook', config: { secret: HOOK_SECRET } }),
+    );
+    const read = (await suite.t.http.get(`/api/v1/automations/${id}`)).body.data;
     const headersOf = (nodes: { id: string; data: { config?: { headers?: Record<string, string> } } }[]) =>
       nodes.find((n) => n.id === 'call_crm')!.data.config!.headers;
     expect(headersOf(read.nodes)).toEqual({
@@ -226,8 +229,8 @@ describe('credential headers are write-only', () => {
       'X-Api-Key': `****${API_KEY.slice(-4)}`,
       Accept: 'application/json',
     });
-    expect(JSON.stringify((await t.http.get('/api/v1/automations')).body)).not.toContain(BEARER);
-    const put = await t.http.put(`/api/v1/automations/${id}`, {
+    expect(JSON.stringify((await suite.t.http.get('/api/v1/automations')).body)).not.toContain(BEARER);
+    const put = await suite.t.http.put(`/api/v1/automations/${id}`, {
       name: 'Renamed',
       nodes: read.nodes,
       edges: read.edges,
@@ -237,12 +240,12 @@ describe('credential headers are write-only', () => {
 
     const before = received.length;
     const executionId = await fireWebhook(id, { order: { id: 'B-2' } });
-    expect((await h.waitForExecution(executionId)).status).toBe('completed');
+    expect((await suite.h.waitForExecution(executionId)).status).toBe('completed');
     expect(received.slice(before).find((r) => r.body.includes('B-2'))).toMatchObject({
       authorization: `Bearer ${BEARER}`,
       apiKey: API_KEY,
     });
-    const detail = (await t.http.get(`/api/v1/automations/executions/${executionId}`)).body.data;
+    const detail = (await suite.t.http.get(`/api/v1/automations/executions/${executionId}`)).body.data;
     expect(headersOf(detail.graph.nodes)).toEqual({
       Authorization: `****${BEARER.slice(-4)}`,
       'X-Api-Key': `****${API_KEY.slice(-4)}`,
@@ -250,7 +253,7 @@ describe('credential headers are write-only', () => {
     });
     expect(JSON.stringify(detail)).not.toContain(BEARER);
     expect(JSON.stringify(detail)).not.toContain(API_KEY);
-    const stored = await h.stepsOf(executionId);
+    const stored = await suite.h.stepsOf(executionId);
     expect(JSON.stringify(stored.map((s) => s.input))).not.toContain(BEARER);
     expect(
       (stored.find((s) => s.nodeId === 'call_crm')!.input as { headers: Record<string, string> }).headers.Authorization,
@@ -271,9 +274,9 @@ describe('credential headers are write-only', () => {
         'call_crm',
       ),
     ]);
-    const id = await createAutomation(t.http, graph);
+    const id = await createAutomation(suite.t.http, graph);
     const executionId = await fireWebhook(id, { order: { id: 'C-3' } });
-    const read = (await t.http.get(`/api/v1/automations/${id}`)).body.data;
+    const read = (await suite.t.http.get(`/api/v1/automations/${id}`)).body.data;
     const edited = read.nodes.map((n: { id: string; data: { config?: Record<string, unknown> } }) =>
       n.id === 'call_crm'
         ? {
@@ -285,21 +288,21 @@ describe('credential headers are write-only', () => {
           }
         : n,
     );
-    expect((await t.http.put(`/api/v1/automations/${id}`, { nodes: edited })).status).toBe(200);
-    expect((await h.waitForExecution(executionId, undefined, 20_000)).status).toBe('completed');
+    expect((await suite.t.http.put(`/api/v1/automations/${id}`, { nodes: edited })).status).toBe(200);
+    expect((await suite.h.waitForExecution(executionId, undefined, 20_000)).status).toBe('completed');
     expect(received.find((r) => r.body.includes('C-3'))?.authorization).toBe(`Bearer ${BEARER}`);
   });
 });
 
 describe('codec server', () => {
-  const token = () => h.app.config.temporalCodec.authToken!;
+  const token = () => suite.h.app.config.temporalCodec.authToken!;
   const plainPayload = {
     metadata: { encoding: Buffer.from('json/plain').toString('base64') },
     data: Buffer.from(JSON.stringify({ hello: EMAIL })).toString('base64'),
   };
 
   it('encodes and decodes with the bearer token; the path token works for browsers', async () => {
-    const enc = await h.app.anonymous.post(
+    const enc = await suite.h.app.anonymous.post(
       '/codec/encode',
       { payloads: [plainPayload] },
       { headers: { authorization: `Bearer ${token()}`, 'x-namespace': 'default' } },
@@ -307,19 +310,22 @@ describe('codec server', () => {
     expect(enc.status).toBe(200);
     expect(encodingOf(enc.body.payloads[0])).toBe(ENCRYPTED_ENCODING);
     expect(b64(enc.body.payloads[0].data).toString('latin1')).not.toContain(EMAIL);
-    const dec = await h.app.anonymous.post(`/codec/${token()}/decode`, enc.body);
+    const dec = await suite.h.app.anonymous.post(`/codec/${token()}/decode`, enc.body);
     expect(dec.status).toBe(200);
     expect(dec.body.payloads).toEqual([{ metadata: plainPayload.metadata, data: plainPayload.data }]);
   });
 
   it('decodes a real history payload (what the Web UI asks for)', async () => {
-    const id = await createAutomation(t.http, httpGraph({ triggerType: 'webhook', config: { secret: HOOK_SECRET } }));
+    const id = await createAutomation(
+      suite.t.http,
+      httpGraph({ triggerType: 'webhook', config: { secret: HOOK_SECRET } }),
+    );
     const executionId = await fireWebhook(id, { order: { id: 'D-4' } });
-    const row = await h.waitForExecution(executionId);
+    const row = await suite.h.waitForExecution(executionId);
     const history = await historyJson(row.workflowId);
     const input = (history.events[0]!.workflowExecutionStartedEventAttributes as { input: { payloads: JsonPayload[] } })
       .input.payloads[0]!;
-    const dec = await h.app.anonymous.post(
+    const dec = await suite.h.app.anonymous.post(
       '/codec/decode',
       { payloads: [input] },
       { headers: { authorization: `Bearer ${token()}` } },
@@ -337,7 +343,7 @@ describe('codec server', () => {
     ['a wrong path token', '/codec/nope/decode', {}],
     ['a CRM-style API key', '/codec/encode', { authorization: 'Bearer crm_live_whatever' }],
   ])('%s is 401', async (_label, path, headers) => {
-    const res = await h.app.anonymous.post(
+    const res = await suite.h.app.anonymous.post(
       path,
       { payloads: [plainPayload] },
       { headers: headers as Record<string, string> },
@@ -366,7 +372,7 @@ describe('codec server', () => {
       },
     ],
   ])('%s is 400', async (_label, req) => {
-    const res = await h.app.anonymous.post('/codec/decode', (req as { body?: unknown }).body, {
+    const res = await suite.h.app.anonymous.post('/codec/decode', (req as { body?: unknown }).body, {
       headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
       raw: (req as { raw?: string }).raw,
     });
@@ -374,9 +380,9 @@ describe('codec server', () => {
   });
 
   it('answers CORS preflights for the Web UI origin only (X-Namespace and Authorization allowed)', async () => {
-    const ui = h.app.config.temporalCodec.corsOrigins[0]!;
+    const ui = suite.h.app.config.temporalCodec.corsOrigins[0]!;
     expect(ui).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const pre = await h.app.anonymous.request('OPTIONS', '/codec/decode', undefined, {
+    const pre = await suite.h.app.anonymous.request('OPTIONS', '/codec/decode', undefined, {
       headers: {
         origin: ui,
         'access-control-request-method': 'POST',
@@ -388,18 +394,22 @@ describe('codec server', () => {
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/X-Namespace/);
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
     expect(pre.headers.get('access-control-allow-methods')).toMatch(/POST/);
-    const localhost = await h.app.anonymous.request('OPTIONS', '/codec/decode', undefined, {
+    const localhost = await suite.h.app.anonymous.request('OPTIONS', '/codec/decode', undefined, {
       headers: { origin: ui.replace('127.0.0.1', 'localhost') },
     });
     expect(localhost.headers.get('access-control-allow-origin')).toBe(ui.replace('127.0.0.1', 'localhost'));
-    const other = await h.app.anonymous.request('OPTIONS', '/codec/decode', undefined, {
+    const other = await suite.h.app.anonymous.request('OPTIONS', '/codec/decode', undefined, {
       headers: { origin: 'https://evil.example' },
     });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const post = await h.app.anonymous.post(`/codec/${token()}/encode`, { payloads: [] }, { headers: { origin: ui } });
+    const post = await suite.h.app.anonymous.post(
+      `/codec/${token()}/encode`,
+      { payloads: [] },
+      { headers: { origin: ui } },
+    );
     expect(post.status).toBe(200);
     expect(post.headers.get('access-control-allow-origin')).toBe(ui);
-    expect((await h.app.anonymous.get('/codec/decode')).status).toBe(405);
+    expect((await suite.h.app.anonymous.get('/codec/decode')).status).toBe(405);
   });
 
   it('answers 503 not_configured without keys or token', async () => {

@@ -41,13 +41,23 @@ export async function startApiProcess(env: Record<string, string> = {}): Promise
   };
 }
 
-/** utime + stime of a process (Linux /proc/<pid>/stat, in clock ticks of 10 ms). */
-function procCpuMs(pid: number): number {
+/** Process `pid` (/proc/<pid>/stat): its command name, parent and CPU time (user + system, ms); undefined if gone. */
+export function procStat(pid: number): { comm: string; ppid: number; ms: number } | undefined {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return 0;
+    return undefined; // exited, or not Linux
   }
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are at 11 and 12 after the comm; clock ticks of 10 ms.
+  return {
+    comm: stat.slice(stat.indexOf('(') + 1, close),
+    ppid: Number(fields[1]),
+    ms: (Number(fields[11]) + Number(fields[12])) * 10,
+  };
 }
+
+/** utime + stime of a process in ms; 0 when not Linux or gone. */
+export const procCpuMs = (pid: number): number => procStat(pid)?.ms ?? 0;

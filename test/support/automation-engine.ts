@@ -30,6 +30,7 @@ import { enrollmentStartQueue } from '../../modules/sequences/start-queue';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { buildSubscribers } from '../../app/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
+import { definitionCreator } from './definitions';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { WORKFLOWS_PATH } from '../../platform/temporal/bundle-options';
 
@@ -254,21 +255,11 @@ export async function startLeadRun(
 }
 
 /** Creates an automation through the definitions API and activates it (unless active: false). */
-export async function createAutomation(
-  http: HttpClient,
-  body: Record<string, unknown>,
-  opts: { active?: boolean } = {},
-): Promise<string> {
-  const res = await http.post('/api/v1/automations', { name: `Automation ${newId().slice(-6)}`, ...body });
-  if (res.status !== 201) throw new Error(`create automation failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const id = res.body.data._id as string;
-  if (opts.active !== false) {
-    const t = await http.post(`/api/v1/automations/${id}/toggle`);
-    if (t.status !== 200 || t.body.data.isActive !== true)
-      throw new Error(`toggle failed: ${t.status} ${JSON.stringify(t.body)}`);
-  }
-  return id;
-}
+export const createAutomation = definitionCreator(
+  '/api/v1/automations',
+  'automation',
+  () => `Automation ${newId().slice(-6)}`,
+);
 
 /**
  * trigger → the given nodes in a chain (ids n1, n2, …), e.g. chain('lead_created', [actionNode('create_note', {...})]).

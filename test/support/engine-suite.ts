@@ -8,26 +8,41 @@ export interface EngineSuite {
   t: Tenant;
 }
 
+export interface EngineOptions {
+  /**
+   * Goes over the test defaults; a function is called in the hook (for the ports of servers an earlier
+   * `beforeAll` started).
+   */
+  env?: Record<string, string> | (() => Record<string, string>);
+  /** Bounds the start (60 s by default). */
+  timeoutMs?: number;
+  /** Adjusts the harness before its worker starts (e.g. interposes on `messaging`). */
+  prepare?: (h: EngineHarness) => void;
+}
+
 /**
- * Starts the engine harness, its worker and a tenant named `tenant` before the file's tests and hands
- * them to `set`; closes the harness after them. `env` goes over the test defaults (a function is called
- * in the hook, for the ports of servers an earlier `beforeAll` started); `timeoutMs` bounds the start
- * (60 s by default). Set-up that needs the tenant goes in a `beforeAll` declared after this call (jest
- * runs them in order).
+ * Starts the engine harness, its worker and a tenant named `tenant` before the file's tests; closes the
+ * harness after them. The returned suite is filled in by that hook: read `h` and `t` in tests and hooks,
+ * not at the file's top level. Set-up that needs the tenant goes in a `beforeAll` declared after this call
+ * (jest runs them in order).
  */
-export function withEngine(
-  tenant: string,
-  set: (s: EngineSuite) => void,
-  options: { env?: Record<string, string> | (() => Record<string, string>); timeoutMs?: number } = {},
-): void {
-  const { env = {}, timeoutMs = 60_000 } = options;
-  let h: EngineHarness | undefined;
+export function engineSuite(tenant: string, options: EngineOptions = {}): EngineSuite {
+  const { env = {}, timeoutMs = 60_000, prepare } = options;
+  const suite = {} as EngineSuite;
   beforeAll(async () => {
-    h = await startEngineHarness(typeof env === 'function' ? env() : env);
-    await h.startWorker();
-    set({ h, t: await h.app.tenant(tenant) });
+    suite.h = await startEngineHarness(typeof env === 'function' ? env() : env);
+    prepare?.(suite.h);
+    await suite.h.startWorker();
+    suite.t = await suite.h.app.tenant(tenant);
   }, timeoutMs);
-  afterAll(() => h?.close());
+  afterAll(() => suite.h?.close());
+  return suite;
+}
+
+/** `engineSuite`, handing the suite to `set` once it is started (for suites built on it, such as approval-suite). */
+export function withEngine(tenant: string, set: (s: EngineSuite) => void, options: EngineOptions = {}): void {
+  const suite = engineSuite(tenant, options);
+  beforeAll(() => set(suite));
 }
 
 /**

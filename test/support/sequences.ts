@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
 import { SequenceEnrollment, type EnrollmentStatus } from '../../modules/sequences/sequence.entity';
 import { DEFAULT_SETTINGS } from '../../modules/sequences/definition.schemas';
-import type { HttpClient } from './app';
+import { definitionCreator } from './definitions';
 
 /**
  * The engine settings of the sequence engine files: SMS through `gateway` (path /send, token gw-token,
@@ -45,21 +45,11 @@ export const emailNode = (data: Record<string, unknown> = {}, id?: string): SeqN
 });
 export const waitNode = (data: Record<string, unknown> = {}, id?: string): SeqNode => ({ id, type: 'wait', data });
 
-export async function createSequence(
-  http: HttpClient,
-  body: Record<string, unknown>,
-  opts: { active?: boolean } = {},
-): Promise<string> {
-  const res = await http.post('/api/v1/sequences', { name: `Sequence ${randomBytes(3).toString('hex')}`, ...body });
-  if (res.status !== 201) throw new Error(`create sequence failed: ${res.status} ${JSON.stringify(res.body)}`);
-  const id = res.body.data._id as string;
-  if (opts.active !== false) {
-    const t = await http.post(`/api/v1/sequences/${id}/toggle`);
-    if (t.status !== 200 || t.body.data.isActive !== true)
-      throw new Error(`toggle failed: ${t.status} ${JSON.stringify(t.body)}`);
-  }
-  return id;
-}
+export const createSequence = definitionCreator(
+  '/api/v1/sequences',
+  'sequence',
+  () => `Sequence ${randomBytes(3).toString('hex')}`,
+);
 
 /** Enrollments are made by the engine: tests that only need a row insert one (no workflow). */
 export async function insertEnrollment(

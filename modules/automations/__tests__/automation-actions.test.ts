@@ -1,15 +1,12 @@
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { createUser } from '../../workspaces/workspaces.service';
-import type { Tenant } from '../../../test/support/app';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { eventsFor } from '../../../test/support/outbox';
-import { action, chainGraph, createAutomation, type EngineHarness } from '../../../test/support/automation-engine';
+import { action, chainGraph, createAutomation } from '../../../test/support/automation-engine';
 import { startAiStub, type AiStub } from '../../../test/support/ai-stub';
-import { activitiesOf, withEngine } from '../../../test/support/engine-suite';
+import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
 
-let h: EngineHarness;
-let t: Tenant;
 let ai: AiStub;
 let smtp: LocalSmtp;
 
@@ -20,7 +17,7 @@ beforeAll(async () => {
   );
   smtp = await startSmtp();
 });
-withEngine('Actions', (s) => ({ h, t } = s), {
+const suite = engineSuite('Actions', {
   env: () => ({
     AI_BASE_URL: ai.baseUrl,
     AI_API_KEY: 'test-key',
@@ -40,18 +37,18 @@ async function run(
   entity?: { entityType: string; entityId: string },
   context?: Record<string, unknown>,
 ) {
-  const id = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, nodes));
-  const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {
+  const id = await createAutomation(suite.t.http, chainGraph({ triggerType: 'lead_created' }, nodes));
+  const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, {
     ...(entity ?? {}),
     ...(context ? { context } : {}),
   });
   if (res.status !== 202) throw new Error(`trigger: ${res.status} ${JSON.stringify(res.body)}`);
-  const done = await h.waitForExecution(res.body.data.executionId);
-  const steps = await h.stepsOf(done._id);
+  const done = await suite.h.waitForExecution(res.body.data.executionId);
+  const steps = await suite.h.stepsOf(done._id);
   return { done, steps, step: (nodeId: string) => steps.find((s) => s.nodeId === nodeId)! };
 }
 const lead = async (body: Record<string, unknown> = {}) =>
-  (await t.http.post('/api/v1/leads', { title: 'Lead', ...body })).body.data;
+  (await suite.t.http.post('/api/v1/leads', { title: 'Lead', ...body })).body.data;
 
 describe('CRM actions act through the domain services (their events fire)', () => {
   it('create_activity adds a timeline entry to the trigger record', async () => {
@@ -61,7 +58,7 @@ describe('CRM actions act through the domain services (their events fire)', () =
       entityId: l._id,
     });
     expect(r.done.status).toBe('completed');
-    const timeline = (await t.http.get(`/api/v1/activities?leadId=${l._id}`)).body.data;
+    const timeline = (await suite.t.http.get(`/api/v1/activities?leadId=${l._id}`)).body.data;
     expect(
       timeline.some(
         (a: { type: string; description?: string; summary?: string }) =>
@@ -75,9 +72,9 @@ describe('CRM actions act through the domain services (their events fire)', () =
     const task = { title: 'Meet {{lead.title}}', dueInDays: 2, time: '10:00' };
     const first = await run([action('create_task', task)], { entityType: 'lead', entityId: l._id });
     expect(first.done.status).toBe('completed');
-    const em = forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+    const em = forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId);
     const ev = await em.findOneOrFail(CalendarEvent, { _id: (first.step('n1').output as { eventId: string }).eventId });
-    expect(ev).toMatchObject({ title: 'Meet Meet', type: 'meeting', leadId: l._id, ownerId: t.userId });
+    expect(ev).toMatchObject({ title: 'Meet Meet', type: 'meeting', leadId: l._id, ownerId: suite.t.userId });
     expect(ev.end.getTime() - ev.start.getTime()).toBe(30 * 60_000);
     expect(
       new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Copenhagen', hour: '2-digit', minute: '2-digit' }).format(
@@ -107,9 +104,12 @@ describe('CRM actions act through the domain services (their events fire)', () =
       entityId: l._id,
     });
     expect(r.step('n1').output).toMatchObject({ phone: '+45 11 22 33 44' });
-    const ev = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOneOrFail(CalendarEvent, {
-      _id: (r.step('n1').output as { eventId: string }).eventId,
-    });
+    const ev = await forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId).findOneOrFail(
+      CalendarEvent,
+      {
+        _id: (r.step('n1').output as { eventId: string }).eventId,
+      },
+    );
     expect(ev).toMatchObject({ type: 'call', title: 'Call back', description: 'Follow up\nCall +45 11 22 33 44' });
   });
 
@@ -128,10 +128,10 @@ describe('CRM actions act through the domain services (their events fire)', () =
       { webhookData: { budget: 5000 } },
     );
     expect(r.done.status).toBe('completed');
-    const after = (await t.http.get(`/api/v1/leads/${l._id}`)).body.data;
+    const after = (await suite.t.http.get(`/api/v1/leads/${l._id}`)).body.data;
     expect(after).toMatchObject({ status: 'qualified', customFields: { budget: 5000 } });
     expect(
-      (await eventsFor(h.app.runtime.deps.orm, l._id)).filter((e) => e.type === 'lead_updated').at(-1)?.payload
+      (await eventsFor(suite.h.app.runtime.deps.orm, l._id)).filter((e) => e.type === 'lead_updated').at(-1)?.payload
         .causedBy,
     ).toMatchObject({ executionId: r.done._id });
 
@@ -144,8 +144,8 @@ describe('CRM actions act through the domain services (their events fire)', () =
   });
 
   it('update_record on a company and a person', async () => {
-    const company = (await t.http.post('/api/v1/companies', { name: 'Co' })).body.data;
-    const person = (await t.http.post('/api/v1/people', { firstName: 'Per', companyId: company._id })).body.data;
+    const company = (await suite.t.http.post('/api/v1/companies', { name: 'Co' })).body.data;
+    const person = (await suite.t.http.post('/api/v1/people', { firstName: 'Per', companyId: company._id })).body.data;
     const r = await run(
       [
         action('update_record', { recordType: 'company', fieldUpdates: [{ fieldKey: 'city', value: 'Aarhus' }] }),
@@ -157,26 +157,29 @@ describe('CRM actions act through the domain services (their events fire)', () =
       { entityType: 'person', entityId: person._id },
     );
     expect(r.done.status).toBe('completed');
-    expect((await t.http.get(`/api/v1/companies/${company._id}`)).body.data.city).toBe('Aarhus');
-    expect((await t.http.get(`/api/v1/people/${person._id}`)).body.data.title).toBe('CEO at Co');
+    expect((await suite.t.http.get(`/api/v1/companies/${company._id}`)).body.data.city).toBe('Aarhus');
+    expect((await suite.t.http.get(`/api/v1/people/${person._id}`)).body.data.title).toBe('CEO at Co');
   });
 
   it('move_deal_stage moves the trigger deal (deal_stage_changed fires)', async () => {
     const flow = (
-      await t.http.post('/api/v1/flows', {
+      await suite.t.http.post('/api/v1/flows', {
         title: 'Sales',
         stages: [{ title: 'New' }, { title: 'Offer' }, { title: 'Won', type: 'won' }],
       })
     ).body.data;
-    const deal = (await t.http.post('/api/v1/deals', { title: 'Big', flowId: flow._id, stageId: flow.stages[0].id }))
-      .body.data;
+    const deal = (
+      await suite.t.http.post('/api/v1/deals', { title: 'Big', flowId: flow._id, stageId: flow.stages[0].id })
+    ).body.data;
     const r = await run([action('move_deal_stage', { stageId: flow.stages[1].id })], {
       entityType: 'deal',
       entityId: deal._id,
     });
     expect(r.done.status).toBe('completed');
-    expect((await t.http.get(`/api/v1/deals/${deal._id}`)).body.data.stageId).toBe(flow.stages[1].id);
-    expect((await eventsFor(h.app.runtime.deps.orm, deal._id)).map((e) => e.type)).toContain('deal_stage_changed');
+    expect((await suite.t.http.get(`/api/v1/deals/${deal._id}`)).body.data.stageId).toBe(flow.stages[1].id);
+    expect((await eventsFor(suite.h.app.runtime.deps.orm, deal._id)).map((e) => e.type)).toContain(
+      'deal_stage_changed',
+    );
   });
 
   it('create_record and the legacy create_lead / create_deal / create_contact create records', async () => {
@@ -195,19 +198,19 @@ describe('CRM actions act through the domain services (their events fire)', () =
     );
     expect(r.done.status).toBe('completed');
     const ids = ['n1', 'n2', 'n3', 'n4'].map((n) => (r.step(n).output as { recordId: string }).recordId);
-    expect((await t.http.get(`/api/v1/companies/${ids[0]}`)).body.data).toMatchObject({
+    expect((await suite.t.http.get(`/api/v1/companies/${ids[0]}`)).body.data).toMatchObject({
       name: 'Made by bot',
       city: 'Odense',
     });
-    expect((await t.http.get(`/api/v1/leads/${ids[1]}`)).body.data).toMatchObject({
+    expect((await suite.t.http.get(`/api/v1/leads/${ids[1]}`)).body.data).toMatchObject({
       title: 'Legacy lead',
       email: 'legacy@example.test',
     });
-    expect((await t.http.get(`/api/v1/deals/${ids[2]}`)).body.data).toMatchObject({
+    expect((await suite.t.http.get(`/api/v1/deals/${ids[2]}`)).body.data).toMatchObject({
       title: 'Legacy deal',
       value: 1200,
     });
-    expect((await t.http.get(`/api/v1/people/${ids[3]}`)).body.data).toMatchObject({
+    expect((await suite.t.http.get(`/api/v1/people/${ids[3]}`)).body.data).toMatchObject({
       firstName: 'Ada',
       lastName: 'Lovelace',
       emails: [{ email: 'ada@example.test' }],
@@ -216,19 +219,21 @@ describe('CRM actions act through the domain services (their events fire)', () =
 
   it('add_to_list and remove_from_list', async () => {
     const l = await lead({ title: 'Listed' });
-    const list = (await t.http.post('/api/v1/lists', { name: 'Hot', entityType: 'lead' })).body.data;
+    const list = (await suite.t.http.post('/api/v1/lists', { name: 'Hot', entityType: 'lead' })).body.data;
     const added = await run([action('add_to_list', { listId: list._id })], { entityType: 'lead', entityId: l._id });
     expect(added.step('n1').output).toMatchObject({ added: 1 });
     expect(
-      (await t.http.get(`/api/v1/lists/${list._id}/items`)).body.data.map((i: { entityId: string }) => i.entityId),
+      (await suite.t.http.get(`/api/v1/lists/${list._id}/items`)).body.data.map(
+        (i: { entityId: string }) => i.entityId,
+      ),
     ).toEqual([l._id]);
     await run([action('remove_from_list', { listId: list._id })], { entityType: 'lead', entityId: l._id });
-    expect((await t.http.get(`/api/v1/lists/${list._id}/items`)).body.data).toEqual([]);
+    expect((await suite.t.http.get(`/api/v1/lists/${list._id}/items`)).body.data).toEqual([]);
   });
 
   it('assign_user and set_access change the owner; an unknown user fails the step', async () => {
-    const colleague = await createUser(forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId), {
-      workspaceId: t.workspaceId,
+    const colleague = await createUser(forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId), {
+      workspaceId: suite.t.workspaceId,
       email: `c${Date.now()}@example.test`,
       firstName: 'Colleague',
       role: 'member',
@@ -236,16 +241,16 @@ describe('CRM actions act through the domain services (their events fire)', () =
     const l = await lead({ title: 'Owned' });
     const r = await run([action('assign_user', { userId: colleague.id })], { entityType: 'lead', entityId: l._id });
     expect(r.done.status).toBe('completed');
-    expect((await t.http.get(`/api/v1/leads/${l._id}`)).body.data.ownerId).toBe(colleague.id);
-    const company = (await t.http.post('/api/v1/companies', { name: 'Owned Co' })).body.data;
+    expect((await suite.t.http.get(`/api/v1/leads/${l._id}`)).body.data.ownerId).toBe(colleague.id);
+    const company = (await suite.t.http.post('/api/v1/companies', { name: 'Owned Co' })).body.data;
     const s = await run(
       [action('set_access', { accessState: { owner: '{{owner._id}}' } })],
       { entityType: 'company', entityId: company._id },
       { owner: { _id: colleague.id } },
     );
     expect(s.done.status).toBe('completed');
-    expect((await t.http.get(`/api/v1/companies/${company._id}`)).body.data.ownerId).toBe(colleague.id);
-    expect((await eventsFor(h.app.runtime.deps.orm, company._id)).at(-1)).toMatchObject({
+    expect((await suite.t.http.get(`/api/v1/companies/${company._id}`)).body.data.ownerId).toBe(colleague.id);
+    expect((await eventsFor(suite.h.app.runtime.deps.orm, company._id)).at(-1)).toMatchObject({
       type: 'company_updated',
       payload: { changes: { ownerId: { to: colleague.id } } },
     });
@@ -274,9 +279,9 @@ describe('send_email through the messaging module', () => {
       [['buyer@example.test'], 'Hello Mailed'],
     ]);
 
-    const acts = await activitiesOf(h);
+    const acts = await activitiesOf(suite.h);
     const input = {
-      workspaceId: t.workspaceId,
+      workspaceId: suite.t.workspaceId,
       executionId: r.done._id,
       automationId: r.done.automationId,
       nodeId: 'n1',
@@ -286,14 +291,14 @@ describe('send_email through the messaging module', () => {
       },
       context: r.done.context,
       isTest: false,
-      actorUserId: t.userId,
+      actorUserId: suite.t.userId,
       timezone: 'Europe/Copenhagen',
       chain: [r.done.automationId],
       failureBehavior: 'stop' as const,
     };
     expect((await acts.runAction(input)).output).toMatchObject({ replayed: false }); // the stored step answers
     // Even without the step row (a crash between send and step write), the messaging key dedupes.
-    await h.app.runtime.deps.orm.em
+    await suite.h.app.runtime.deps.orm.em
       .fork()
       .getConnection()
       .execute('delete from automation_step where execution_id = ? and node_id = ?', [r.done._id, 'n1']);
@@ -334,7 +339,7 @@ describe('lookup first / count and change detection', () => {
     await lead({ title: 'Newer', source: tag, value: 20 });
     await lead({ title: 'Other', source: 'elsewhere', value: 30 });
     const id = await createAutomation(
-      t.http,
+      suite.t.http,
       graph({
         label: 'Newest',
         filters: [
@@ -345,13 +350,13 @@ describe('lookup first / count and change detection', () => {
         sortOrder: -1,
       }),
     );
-    const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {
+    const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, {
       entityType: 'lead',
       entityId: a._id,
       context: { webhookData: { tag } },
     });
-    const done = await h.waitForExecution(res.body.data.executionId);
-    const steps = await h.stepsOf(done._id);
+    const done = await suite.h.waitForExecution(res.body.data.executionId);
+    const steps = await suite.h.stepsOf(done._id);
     expect(steps.find((s) => s.nodeId === 'find')).toMatchObject({
       handle: 'found',
       output: { title: 'Newer', found: true, count: 2 },
@@ -364,7 +369,7 @@ describe('lookup first / count and change detection', () => {
     const a = await lead({ title: 'A1', source: tag });
     await lead({ title: 'B1', source: tag });
     const id = await createAutomation(
-      t.http,
+      suite.t.http,
       graph({
         mode: 'count',
         filters: [
@@ -373,9 +378,9 @@ describe('lookup first / count and change detection', () => {
         ],
       }),
     );
-    const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: a._id });
-    const done = await h.waitForExecution(res.body.data.executionId);
-    expect((await h.stepsOf(done._id)).find((s) => s.nodeId === 'find')).toMatchObject({
+    const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: a._id });
+    const done = await suite.h.waitForExecution(res.body.data.executionId);
+    expect((await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'find')).toMatchObject({
       handle: 'found',
       output: { found: true, count: 1 },
     });
@@ -385,7 +390,7 @@ describe('lookup first / count and change detection', () => {
     const tag = `cd-${Date.now()}`;
     const l = await lead({ title: 'Watched', source: tag, status: 'new' });
     const id = await createAutomation(
-      t.http,
+      suite.t.http,
       graph({
         filters: [{ field: 'source', operator: 'equals', value: tag }],
         changeDetection: true,
@@ -393,13 +398,13 @@ describe('lookup first / count and change detection', () => {
       }),
     );
     const once = async () => {
-      const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: l._id });
-      const done = await h.waitForExecution(res.body.data.executionId);
-      return (await h.stepsOf(done._id)).find((s) => s.nodeId === 'find')!;
+      const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: l._id });
+      const done = await suite.h.waitForExecution(res.body.data.executionId);
+      return (await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'find')!;
     };
     expect(await once()).toMatchObject({ handle: 'found', output: { changed: true, previous: null } });
     expect(await once()).toMatchObject({ handle: 'empty', output: { found: false } });
-    await t.http.put(`/api/v1/leads/${l._id}`, { status: 'won' });
+    await suite.t.http.put(`/api/v1/leads/${l._id}`, { status: 'won' });
     expect(await once()).toMatchObject({
       handle: 'found',
       output: { changed: true, previous: { status: 'new' }, status: 'won' },
@@ -453,15 +458,15 @@ describe('ai node', () => {
     expect(r.step('n2').input).toEqual({ noteContent: 'AI says: Yes, a warm lead.' });
     const before = ai.prompts.length;
     const id = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [
         { id: 'think', type: 'ai', data: { prompt: 'Rate {{lead.title}}' } },
       ]),
       { active: false },
     );
-    const test = await t.http.post(`/api/v1/automations/${id}/test`, { entityType: 'lead', entityId: l._id });
-    const done = await h.waitForExecution(test.body.data.executionId);
-    expect((await h.stepsOf(done._id)).find((s) => s.nodeId === 'think')).toMatchObject({
+    const test = await suite.t.http.post(`/api/v1/automations/${id}/test`, { entityType: 'lead', entityId: l._id });
+    const done = await suite.h.waitForExecution(test.body.data.executionId);
+    expect((await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'think')).toMatchObject({
       status: 'skipped',
       output: { wouldDo: 'test: would ask the AI model (text): Rate Texty' },
     });

@@ -3,13 +3,10 @@
  * (`output.reason`, with the values read), and so does the run's Temporal Web UI summary (the
  * workflow's current details, read through the metadata query; without record values).
  */
-import type { Tenant } from '../../../test/support/app';
-import { createAutomation, type EngineHarness } from '../../../test/support/automation-engine';
-import { withEngine } from '../../../test/support/engine-suite';
+import { createAutomation } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 
-let h: EngineHarness;
-let t: Tenant;
-withEngine('Condition explain', (s) => ({ h, t } = s));
+const suite = engineSuite('Condition explain');
 
 const node = (id: string, type: string, data: Record<string, unknown>, y: number) => ({
   id,
@@ -55,17 +52,17 @@ const graph = {
 };
 
 it('the execution detail and the Web UI summary name each condition node, its branch and why', async () => {
-  const automationId = await createAutomation(t.http, graph);
-  const lead = (await t.http.post('/api/v1/leads', { title: 'Small lead', value: 10 })).body.data;
-  const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {
+  const automationId = await createAutomation(suite.t.http, graph);
+  const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Small lead', value: 10 })).body.data;
+  const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
     entityType: 'lead',
     entityId: lead._id,
   });
   expect(res.status).toBe(202);
-  const done = await h.waitForExecution(res.body.data.executionId);
+  const done = await suite.h.waitForExecution(res.body.data.executionId);
   expect(done.status).toBe('completed');
 
-  const detail = await t.http.get(`/api/v1/automations/executions/${done._id}`);
+  const detail = await suite.t.http.get(`/api/v1/automations/executions/${done._id}`);
   expect(detail.status).toBe(200);
   const steps = detail.body.data.steps as { nodeId: string; handle: string | null; output: { reason?: string } }[];
   const big = steps.find((s) => s.nodeId === 'big')!;
@@ -77,7 +74,7 @@ it('the execution detail and the Web UI summary name each condition node, its br
   expect(either.handle).toBe('true');
   expect(either.output.reason).toBe('branch true: met (or): lead.value equals 10 (value 10)');
 
-  const metadata = await h.client.workflow
+  const metadata = await suite.h.client.workflow
     .getHandle(done.workflowId)
     .query<{ currentDetails?: string }>('__temporal_workflow_metadata');
   expect(metadata.currentDetails).toBe(

@@ -1,23 +1,14 @@
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import type { Tenant } from '../../../test/support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  waitFor,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
-import { withEngine } from '../../../test/support/engine-suite';
+import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 import { expectError } from '../../../test/support/expect';
 
-let h: EngineHarness;
-let t: Tenant;
-withEngine('Durability', (s) => ({ h, t } = s));
+const suite = engineSuite('Durability');
 
 const notes = async (leadId: string) =>
   (
-    await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(
+    await forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId).find(
       Note,
       { leadRef: leadId },
       { orderBy: { createdAt: 'asc' } },
@@ -25,9 +16,9 @@ const notes = async (leadId: string) =>
   ).map((n) => n.content);
 
 async function trigger(nodes: ReturnType<typeof action>[] | { type: string; data: Record<string, unknown> }[]) {
-  const automationId = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, nodes));
-  const lead = (await t.http.post('/api/v1/leads', { title: 'Durable' })).body.data;
-  const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {
+  const automationId = await createAutomation(suite.t.http, chainGraph({ triggerType: 'lead_created' }, nodes));
+  const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Durable' })).body.data;
+  const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
     entityType: 'lead',
     entityId: lead._id,
   });
@@ -41,7 +32,7 @@ async function trigger(nodes: ReturnType<typeof action>[] | { type: string; data
 
 const delayRunning = (executionId: string) =>
   waitFor(
-    async () => (await h.stepsOf(executionId)).find((s) => s.nodeType === 'delay' && s.status === 'running'),
+    async () => (await suite.h.stepsOf(executionId)).find((s) => s.nodeType === 'delay' && s.status === 'running'),
     10_000,
     'the delay to start',
   );
@@ -56,9 +47,9 @@ describe('delay', () => {
     const waiting = await delayRunning(run.executionId);
     expect(waiting.input).toMatchObject({ ms: 2000 });
     expect(await notes(run.leadId)).toEqual(['before']);
-    const done = await h.waitForExecution(run.executionId);
+    const done = await suite.h.waitForExecution(run.executionId);
     expect(done.status).toBe('completed');
-    const steps = await h.stepsOf(run.executionId);
+    const steps = await suite.h.stepsOf(run.executionId);
     const delay = steps.find((s) => s.nodeType === 'delay')!;
     // waitedMs is the real wait (workflow time from its start to the timer's task), never under the plan.
     expect(delay).toMatchObject({ status: 'completed', output: { ms: 2000 } });
@@ -79,16 +70,16 @@ describe('worker restart during a delay', () => {
       action('create_note', { noteContent: 'after' }),
     ]);
     await delayRunning(run.executionId);
-    await h.stopWorker();
+    await suite.h.stopWorker();
     // The timer fires while no worker is polling; the run waits on the server, not in memory.
     await new Promise((r) => setTimeout(r, 3500));
-    expect((await h.waitForExecution(run.executionId, ['running'])).status).toBe('running');
+    expect((await suite.h.waitForExecution(run.executionId, ['running'])).status).toBe('running');
     expect(await notes(run.leadId)).toEqual(['before']);
-    await h.startWorker();
-    const done = await h.waitForExecution(run.executionId, undefined, 20_000);
+    await suite.h.startWorker();
+    const done = await suite.h.waitForExecution(run.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notes(run.leadId)).toEqual(['before', 'after']);
-    const steps = await h.stepsOf(run.executionId);
+    const steps = await suite.h.stepsOf(run.executionId);
     expect(steps.map((s) => [s.nodeId, s.status, s.attempt])).toEqual([
       ['trigger', 'completed', 1],
       ['n1', 'completed', 1],
@@ -109,29 +100,35 @@ describe('POST /automations/executions/:executionId/cancel', () => {
       action('create_note', { noteContent: 'never' }),
     ]);
     await delayRunning(run.executionId);
-    const res = await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`);
+    const res = await suite.t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { cancelled: true, childrenCancelled: 0 } });
-    const done = await h.waitForExecution(run.executionId);
+    const done = await suite.h.waitForExecution(run.executionId);
     expect(done.status).toBe('cancelled');
     await waitFor(
-      async () => (await h.client.workflow.getHandle(run.workflowId).describe()).status.name === 'CANCELLED',
+      async () => (await suite.h.client.workflow.getHandle(run.workflowId).describe()).status.name === 'CANCELLED',
       10_000,
       'the workflow to be cancelled',
     );
     expect(await notes(run.leadId)).toEqual([]);
     // The workflow wrote the steps it had decided on its way out.
-    expect((await h.stepsOf(run.executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
-    expectError(await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`), 409, 'not running');
+    expect((await suite.h.stepsOf(run.executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
+    expectError(
+      await suite.t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`),
+      409,
+      'not running',
+    );
   });
 
   it('a finished run is 409; an unknown or malformed id 404; another workspace 404', async () => {
     const run = await trigger([action('create_note', { noteContent: 'quick' })]);
-    await h.waitForExecution(run.executionId);
-    expect((await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`)).status).toBe(409);
-    expect((await t.http.post('/api/v1/automations/executions/0123456789abcdef01234567/cancel')).status).toBe(404);
-    expect((await t.http.post('/api/v1/automations/executions/nope/cancel')).status).toBe(404);
-    const other = await h.app.tenant('Other');
+    await suite.h.waitForExecution(run.executionId);
+    expect((await suite.t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`)).status).toBe(409);
+    expect((await suite.t.http.post('/api/v1/automations/executions/0123456789abcdef01234567/cancel')).status).toBe(
+      404,
+    );
+    expect((await suite.t.http.post('/api/v1/automations/executions/nope/cancel')).status).toBe(404);
+    const other = await suite.h.app.tenant('Other');
     expect((await other.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`)).status).toBe(404);
   });
 });

@@ -4,28 +4,19 @@ import { Note } from '../../notes/note.entity';
 import { startExecution } from '../engine/start';
 import { executionWorkflowId } from '../automation-ids.pure';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import type { Tenant } from '../../../test/support/app';
 import { eventsFor } from '../../../test/support/outbox';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  waitFor,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
-import { activitiesOf, withEngine } from '../../../test/support/engine-suite';
+import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
+import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
 import { expectError } from '../../../test/support/expect';
 
-let h: EngineHarness;
-let t: Tenant;
-withEngine('Engine', (s) => ({ h, t } = s));
+const suite = engineSuite('Engine');
 
 const notesOf = (workspaceId: string, leadId: string) =>
-  forkForWorkspace(h.app.runtime.deps.orm.em, workspaceId).find(Note, { leadRef: leadId });
+  forkForWorkspace(suite.h.app.runtime.deps.orm.em, workspaceId).find(Note, { leadRef: leadId });
 
 describe('starts from CRM writes (outbox → automations subscriber)', () => {
   it('a lead_created automation writes a note on the new lead, with placeholders resolved, once', async () => {
-    const tenant = await h.app.tenant('From writes');
+    const tenant = await suite.h.app.tenant('From writes');
     const automationId = await createAutomation(
       tenant.http,
       chainGraph({ triggerType: 'lead_created' }, [
@@ -33,11 +24,11 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
       ]),
     );
     const lead = (await tenant.http.post('/api/v1/leads', { title: 'Acme deal', email: 'buyer@acme.test' })).body.data;
-    const d = h.dispatcher([tenant.workspaceId]);
+    const d = suite.h.dispatcher([tenant.workspaceId]);
     await d.drainOnce();
 
     const [execution] = await waitFor(async () => {
-      const list = await h.executionsOf(automationId);
+      const list = await suite.h.executionsOf(automationId);
       return list.length ? list : null;
     });
     expect(execution).toMatchObject({
@@ -46,12 +37,12 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
       triggerType: 'lead_created',
       workflowId: executionWorkflowId(tenant.workspaceId, execution!._id),
     });
-    const done = await h.waitForExecution(execution!._id);
+    const done = await suite.h.waitForExecution(execution!._id);
     expect(done.status).toBe('completed');
     const notes = await notesOf(tenant.workspaceId, lead._id);
     expect(notes.map((n) => n.content)).toEqual(['Welcome Acme deal (buyer@acme.test)']);
 
-    const steps = await h.stepsOf(execution!._id);
+    const steps = await suite.h.stepsOf(execution!._id);
     expect(steps.map((s) => [s.nodeId, s.nodeType, s.status])).toEqual([
       ['trigger', 'trigger', 'completed'],
       ['n1', 'action', 'completed'],
@@ -63,7 +54,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     });
 
     // Search attributes (ids only) and the memo let operators find the run in the Temporal UI.
-    const desc = await h.client.workflow.getHandle(execution!.workflowId).describe();
+    const desc = await suite.h.client.workflow.getHandle(execution!.workflowId).describe();
     expect(desc.searchAttributes).toMatchObject({
       CrmWorkspaceId: [tenant.workspaceId],
       CrmAutomationId: [automationId],
@@ -76,19 +67,19 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     expect(desc.raw.workflowExecutionInfo?.priority?.fairnessKey).toBe(tenant.workspaceId);
 
     // A re-delivered event (same event id) starts nothing new.
-    await h.app.runtime.deps.orm.em
+    await suite.h.app.runtime.deps.orm.em
       .fork()
       .getConnection()
       .execute(`update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ?`, [
         tenant.workspaceId,
       ]);
     await d.drainOnce();
-    expect(await h.executionsOf(automationId)).toHaveLength(1);
+    expect(await suite.h.executionsOf(automationId)).toHaveLength(1);
     expect(await notesOf(tenant.workspaceId, lead._id)).toHaveLength(1);
   });
 
   it('one outbox batch of 12 lead events starts every matching automation once per event, caps applied within the batch', async () => {
-    const tenant = await h.app.tenant('Batch starts');
+    const tenant = await suite.h.app.tenant('Batch starts');
     const open = await createAutomation(
       tenant.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'Hi {{lead.title}}' })]),
@@ -99,7 +90,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
       ]),
       rateLimits: { maxRunsPerHour: 5 },
     });
-    const em = forkForWorkspace(h.app.runtime.deps.orm.em, tenant.workspaceId);
+    const em = forkForWorkspace(suite.h.app.runtime.deps.orm.em, tenant.workspaceId);
     // One transaction: all 12 events become claimable together and land in one batch.
     const leads = await em.transactional(async (tem) => {
       const out: { _id: string }[] = [];
@@ -116,23 +107,23 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
         );
       return out;
     });
-    const d = h.dispatcher([tenant.workspaceId]);
+    const d = suite.h.dispatcher([tenant.workspaceId]);
     const first = await d.drainOnce();
     expect(first.claimed).toBeGreaterThanOrEqual(12);
 
-    const runsOfOpen = await h.executionsOf(open);
+    const runsOfOpen = await suite.h.executionsOf(open);
     expect(runsOfOpen.map((e) => e.entityId).sort()).toEqual(leads.map((l) => l._id).sort());
-    expect(await h.executionsOf(capped)).toHaveLength(5);
+    expect(await suite.h.executionsOf(capped)).toHaveLength(5);
     const a = (await tenant.http.get(`/api/v1/automations/${capped}`)).body.data;
     expect(a.stats).toMatchObject({
       totalRuns: 5,
       skippedRuns: 7,
       lastSkipReason: 'maxRunsPerHour reached (5 runs in the last hour)',
     });
-    for (const e of runsOfOpen) expect((await h.waitForExecution(e._id)).status).toBe('completed');
+    for (const e of runsOfOpen) expect((await suite.h.waitForExecution(e._id)).status).toBe('completed');
 
     // Redelivering the whole batch starts nothing new (dedupe on the event id per automation).
-    await h.app.runtime.deps.orm.em
+    await suite.h.app.runtime.deps.orm.em
       .fork()
       .getConnection()
       .execute(
@@ -140,12 +131,12 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
         [tenant.workspaceId],
       );
     await d.drainOnce();
-    expect(await h.executionsOf(open)).toHaveLength(12);
-    expect(await h.executionsOf(capped)).toHaveLength(5);
+    expect(await suite.h.executionsOf(open)).toHaveLength(12);
+    expect(await suite.h.executionsOf(capped)).toHaveLength(5);
   });
 
   it('an automation does not trigger itself through the events its own actions write', async () => {
-    const tenant = await h.app.tenant('Loop guard');
+    const tenant = await suite.h.app.tenant('Loop guard');
     // lead_updated → update the same lead: without the guard this would loop forever.
     const automationId = await createAutomation(
       tenant.http,
@@ -158,15 +149,15 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     );
     const lead = (await tenant.http.post('/api/v1/leads', { title: 'Loop' })).body.data;
     await tenant.http.put(`/api/v1/leads/${lead._id}`, { status: 'qualified' });
-    const d = h.dispatcher([tenant.workspaceId]);
+    const d = suite.h.dispatcher([tenant.workspaceId]);
     await d.drainOnce();
     const [e] = await waitFor(async () =>
-      (await h.executionsOf(automationId)).length ? h.executionsOf(automationId) : null,
+      (await suite.h.executionsOf(automationId)).length ? suite.h.executionsOf(automationId) : null,
     );
-    await h.waitForExecution(e!._id);
+    await suite.h.waitForExecution(e!._id);
     expect((await tenant.http.get(`/api/v1/leads/${lead._id}`)).body.data.source).toBe('automation qualified');
     // The lead_updated written by the action names its cause (the loop guard reads it).
-    const written = (await eventsFor(h.app.runtime.deps.orm, lead._id)).filter(
+    const written = (await eventsFor(suite.h.app.runtime.deps.orm, lead._id)).filter(
       (ev) => ev.type === 'lead_updated' && ev.payload.causedBy,
     );
     expect(written).toHaveLength(1);
@@ -174,13 +165,13 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     await d.drainOnce();
     await new Promise((r) => setTimeout(r, 300));
     await d.drainOnce();
-    expect(await h.executionsOf(automationId)).toHaveLength(1);
+    expect(await suite.h.executionsOf(automationId)).toHaveLength(1);
   });
 });
 
 describe('trigger matching from real CRM writes', () => {
   it('record_created with entityTypes, tag_added with a tag, deal_stage_changed with a stageId each start only their matches', async () => {
-    const tenant = await h.app.tenant('Matching');
+    const tenant = await suite.h.app.tenant('Matching');
     const http = tenant.http;
     const companyCreated = await createAutomation(
       http,
@@ -214,18 +205,18 @@ describe('trigger matching from real CRM writes', () => {
       .body.data;
     await http.put(`/api/v1/deals/${deal._id}`, { stageId: flow.stages[2].id }); // another stage: no match
     await http.put(`/api/v1/deals/${deal._id}`, { stageId: flow.stages[1].id });
-    await h.dispatcher([tenant.workspaceId]).drainOnce();
+    await suite.h.dispatcher([tenant.workspaceId]).drainOnce();
 
     const finished = async (automationId: string) => {
-      const list = await h.executionsOf(automationId);
-      return Promise.all(list.map((e) => h.waitForExecution(e._id)));
+      const list = await suite.h.executionsOf(automationId);
+      return Promise.all(list.map((e) => suite.h.waitForExecution(e._id)));
     };
     expect((await finished(companyCreated)).map((e) => e.status)).toEqual(['completed', 'completed']);
     const vip = await finished(vipTagged);
     expect(vip.map((e) => [e.entityType, e.entityId, e.status])).toEqual([['company', company._id, 'completed']]);
     const moved = await finished(toOffer);
     expect(moved.map((e) => [e.entityId, e.status])).toEqual([[deal._id, 'completed']]);
-    expect((await h.stepsOf(moved[0]!._id)).find((s) => s.nodeId === 'n1')!.input).toEqual({
+    expect((await suite.h.stepsOf(moved[0]!._id)).find((s) => s.nodeId === 'n1')!.input).toEqual({
       noteContent: 'Deal X reached Offer',
     });
   });
@@ -265,17 +256,17 @@ describe('conditions', () => {
     [5000, 'big', 'true'],
     [10, 'small', 'false'],
   ])('lead value %s takes the %s branch', async (value, note, handle) => {
-    const automationId = await createAutomation(t.http, graph);
-    const lead = (await t.http.post('/api/v1/leads', { title: `Value ${value}`, value })).body.data;
-    const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {
+    const automationId = await createAutomation(suite.t.http, graph);
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: `Value ${value}`, value })).body.data;
+    const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
       entityType: 'lead',
       entityId: lead._id,
     });
     expect(res.status).toBe(202);
-    const done = await h.waitForExecution(res.body.data.executionId);
+    const done = await suite.h.waitForExecution(res.body.data.executionId);
     expect(done.status).toBe('completed');
-    expect((await notesOf(t.workspaceId, lead._id)).map((n) => n.content)).toEqual([note]);
-    const steps = await h.stepsOf(done._id);
+    expect((await notesOf(suite.t.workspaceId, lead._id)).map((n) => n.content)).toEqual([note]);
+    const steps = await suite.h.stepsOf(done._id);
     expect(steps.find((s) => s.nodeId === 'big')).toMatchObject({ status: 'completed', handle, nodeType: 'condition' });
     expect(steps.map((s) => s.nodeId)).not.toContain(note === 'big' ? 'no' : 'yes');
   });
@@ -284,29 +275,29 @@ describe('conditions', () => {
 describe('POST /automations/:id/trigger and /test', () => {
   it('trigger answers 202 with the queued execution; inactive automations 409; unknown 404', async () => {
     const active = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'manual' })]),
     );
-    const lead = (await t.http.post('/api/v1/leads', { title: 'Manual' })).body.data;
-    const res = await t.http.post(`/api/v1/automations/${active}/trigger`, {
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Manual' })).body.data;
+    const res = await suite.t.http.post(`/api/v1/automations/${active}/trigger`, {
       context: { lead: { _id: lead._id, title: 'Manual' } },
     });
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({
       executionId: expect.stringMatching(/^[0-9a-f]{24}$/),
-      workflowId: executionWorkflowId(t.workspaceId, res.body.data.executionId),
+      workflowId: executionWorkflowId(suite.t.workspaceId, res.body.data.executionId),
       status: 'queued',
     });
-    expect((await h.waitForExecution(res.body.data.executionId)).status).toBe('completed');
-    expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(1);
+    expect((await suite.h.waitForExecution(res.body.data.executionId)).status).toBe('completed');
+    expect(await notesOf(suite.t.workspaceId, lead._id)).toHaveLength(1);
 
     const inactive = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'x' })]),
       { active: false },
     );
-    expect((await t.http.post(`/api/v1/automations/${inactive}/trigger`, {})).status).toBe(409);
-    expect((await t.http.post('/api/v1/automations/0123456789abcdef01234567/trigger', {})).status).toBe(404);
+    expect((await suite.t.http.post(`/api/v1/automations/${inactive}/trigger`, {})).status).toBe(409);
+    expect((await suite.t.http.post('/api/v1/automations/0123456789abcdef01234567/trigger', {})).status).toBe(404);
   });
 
   it.each([
@@ -315,15 +306,15 @@ describe('POST /automations/:id/trigger and /test', () => {
     [{ entityType: 'planet', entityId: '0123456789abcdef01234567' }, 'entityType'],
   ])('trigger body %j is a 400 naming %s', async (body, field) => {
     const id = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'x' })]),
     );
-    expectError(await t.http.post(`/api/v1/automations/${id}/trigger`, body), 400, field);
+    expectError(await suite.t.http.post(`/api/v1/automations/${id}/trigger`, body), 400, field);
   });
 
   it('test mode records what would happen, writes nothing, skips delays, works while inactive', async () => {
     const id = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [
         { type: 'delay', data: { amount: 3, unit: 'days' } },
         action('create_note', { noteContent: 'Hello {{lead.title}}' }),
@@ -331,15 +322,15 @@ describe('POST /automations/:id/trigger and /test', () => {
       ]),
       { active: false },
     );
-    const lead = (await t.http.post('/api/v1/leads', { title: 'Tested' })).body.data;
-    const res = await t.http.post(`/api/v1/automations/${id}/test`, {
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Tested' })).body.data;
+    const res = await suite.t.http.post(`/api/v1/automations/${id}/test`, {
       testContext: { lead: { _id: lead._id, title: 'Tested' } },
     });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ status: 'queued', isTest: true });
-    const done = await h.waitForExecution(res.body.data.executionId, undefined, 10_000);
+    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 10_000);
     expect(done).toMatchObject({ status: 'completed', isTest: true });
-    const steps = await h.stepsOf(done._id);
+    const steps = await suite.h.stepsOf(done._id);
     expect(steps.map((s) => [s.nodeId, s.status])).toEqual([
       ['trigger', 'completed'],
       ['n1', 'skipped'],
@@ -350,21 +341,21 @@ describe('POST /automations/:id/trigger and /test', () => {
     expect(steps[2]!.output).toMatchObject({ test: true, wouldDo: expect.stringContaining('would add a note') });
     expect(steps[2]!.input).toEqual({ noteContent: 'Hello Tested' });
     expect(steps[3]!.output).toMatchObject({ wouldDo: 'test: would send POST https://example.invalid/hook' });
-    expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(0);
+    expect(await notesOf(suite.t.workspaceId, lead._id)).toHaveLength(0);
     // Test runs neither count against caps nor toward totalRuns.
-    expect((await t.http.get(`/api/v1/automations/${id}`)).body.data.stats.totalRuns).toBe(0);
+    expect((await suite.t.http.get(`/api/v1/automations/${id}`)).body.data.stats.totalRuns).toBe(0);
   });
 });
 
 describe('idempotency', () => {
   it('the same triggerKey starts one execution; a replayed action step writes no second note', async () => {
     const automationId = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'once' })]),
     );
-    const lead = (await t.http.post('/api/v1/leads', { title: 'Once' })).body.data;
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Once' })).body.data;
     const req = {
-      workspaceId: t.workspaceId,
+      workspaceId: suite.t.workspaceId,
       automationId,
       triggerType: 'lead_created',
       triggerKey: `k-${lead._id}`,
@@ -372,42 +363,42 @@ describe('idempotency', () => {
       entityId: lead._id,
       context: { lead: { _id: lead._id } },
     };
-    const [a, b] = await Promise.all([startExecution(h.engine, req), startExecution(h.engine, req)]);
+    const [a, b] = await Promise.all([startExecution(suite.h.engine, req), startExecution(suite.h.engine, req)]);
     expect(a.status === 'skipped' || b.status === 'skipped').toBe(false);
     const ids = [a, b].map((r) => (r.status === 'skipped' ? null : r.execution._id));
     expect(ids[0]).toBe(ids[1]);
-    const done = await h.waitForExecution(ids[0]!);
+    const done = await suite.h.waitForExecution(ids[0]!);
     expect(done.status).toBe('completed');
-    const again = await startExecution(h.engine, req);
+    const again = await startExecution(suite.h.engine, req);
     expect(again).toMatchObject({ status: 'existing', execution: { _id: ids[0], status: 'completed' } });
 
     // Replay the step's activity as Temporal would after a lost completion: same output, no new note.
-    const acts = await activitiesOf(h);
+    const acts = await activitiesOf(suite.h);
     const input = {
-      workspaceId: t.workspaceId,
+      workspaceId: suite.t.workspaceId,
       executionId: ids[0]!,
       automationId,
       nodeId: 'n1',
       data: { actionType: 'create_note', config: { noteContent: 'once' } },
       context: { lead: { _id: lead._id }, system: { entityType: 'lead', entityId: lead._id } },
       isTest: false,
-      actorUserId: t.userId,
+      actorUserId: suite.t.userId,
       timezone: 'Europe/Copenhagen',
       chain: [automationId],
       failureBehavior: 'stop' as const,
     };
     const replays = await Promise.all([acts.runAction(input), acts.runAction(input)]);
     expect(replays.map((r) => r.status)).toEqual(['completed', 'completed']);
-    expect(replays[0]!.output).toEqual((await h.stepsOf(ids[0]!)).find((s) => s.nodeId === 'n1')!.output);
-    expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(1);
+    expect(replays[0]!.output).toEqual((await suite.h.stepsOf(ids[0]!)).find((s) => s.nodeId === 'n1')!.output);
+    expect(await notesOf(suite.t.workspaceId, lead._id)).toHaveLength(1);
   });
 });
 
 describe('when Temporal refuses the start', () => {
   const down = () => ({
-    ...h.engine,
+    ...suite.h.engine,
     workflows: {
-      ...h.workflows,
+      ...suite.h.workflows,
       start: async () => {
         throw new Error('14 UNAVAILABLE: connection refused');
       },
@@ -416,12 +407,12 @@ describe('when Temporal refuses the start', () => {
 
   it('API starts mark the row failed and answer unavailable (503); retrying callers keep it running and a retry starts it', async () => {
     const automationId = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'late' })]),
     );
-    const lead = (await t.http.post('/api/v1/leads', { title: 'Late' })).body.data;
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Late' })).body.data;
     const base = {
-      workspaceId: t.workspaceId,
+      workspaceId: suite.t.workspaceId,
       automationId,
       triggerType: 'lead_created',
       entityType: 'lead',
@@ -432,17 +423,17 @@ describe('when Temporal refuses the start', () => {
     await expect(startExecution(down(), { ...base, triggerKey: `api-${lead._id}` })).rejects.toMatchObject({
       code: 'unavailable',
     });
-    const [failed] = await h.executionsOf(automationId);
+    const [failed] = await suite.h.executionsOf(automationId);
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('could not start the workflow') });
 
     await expect(startExecution(down(), { ...base, triggerKey: `ev-${lead._id}`, retryable: true })).rejects.toThrow(
       'UNAVAILABLE',
     );
-    const again = await startExecution(h.engine, { ...base, triggerKey: `ev-${lead._id}`, retryable: true });
+    const again = await startExecution(suite.h.engine, { ...base, triggerKey: `ev-${lead._id}`, retryable: true });
     expect(again.status).toBe('existing');
-    expect((await h.waitForExecution((again as { execution: { _id: string } }).execution._id)).status).toBe(
+    expect((await suite.h.waitForExecution((again as { execution: { _id: string } }).execution._id)).status).toBe(
       'completed',
     );
-    expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(1);
+    expect(await notesOf(suite.t.workspaceId, lead._id)).toHaveLength(1);
   });
 });

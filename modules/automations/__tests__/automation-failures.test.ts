@@ -1,26 +1,17 @@
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { newId } from '../../../platform/ids';
-import type { Tenant } from '../../../test/support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startLeadRun,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
-import { withEngine } from '../../../test/support/engine-suite';
+import { action, chainGraph, createAutomation, startLeadRun } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 
-let h: EngineHarness;
-let t: Tenant;
 let server: LocalHttp;
 let base: string;
 /** Per path: how many calls fail with 500 before one succeeds (Infinity: always). */
 const plans = new Map<string, number>();
 const calls = new Map<string, { key: string | undefined; body: string }[]>();
 
-withEngine('Failures', (s) => ({ h, t } = s));
+const suite = engineSuite('Failures');
 beforeAll(async () => {
   server = await startHttp();
   server.respond((req, res) => {
@@ -35,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const fastRetry = () => ({ ...h.engine, retryIntervalMs: 300 });
+const fastRetry = () => ({ ...suite.h.engine, retryIntervalMs: 300 });
 
 async function run(
   settings: Record<string, unknown>,
@@ -44,15 +35,22 @@ async function run(
   failFirst: number,
 ) {
   plans.set(path, failFirst);
-  const automationId = await createAutomation(t.http, {
+  const automationId = await createAutomation(suite.t.http, {
     ...chainGraph({ triggerType: 'lead_created' }, nodes),
     executionSettings: settings,
   });
-  const lead = (await t.http.post('/api/v1/leads', { title: `Lead ${path}` })).body.data;
-  const executionId = await startLeadRun(fastRetry(), t.workspaceId, automationId, lead);
-  const done = await h.waitForExecution(executionId, undefined, 20_000);
-  const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: lead._id });
-  return { done, steps: await h.stepsOf(done._id), notes: notes.map((n) => n.content), calls: calls.get(path) ?? [] };
+  const lead = (await suite.t.http.post('/api/v1/leads', { title: `Lead ${path}` })).body.data;
+  const executionId = await startLeadRun(fastRetry(), suite.t.workspaceId, automationId, lead);
+  const done = await suite.h.waitForExecution(executionId, undefined, 20_000);
+  const notes = await forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId).find(Note, {
+    leadRef: lead._id,
+  });
+  return {
+    done,
+    steps: await suite.h.stepsOf(done._id),
+    notes: notes.map((n) => n.content),
+    calls: calls.get(path) ?? [],
+  };
 }
 
 const hook = (path: string) =>
@@ -77,7 +75,9 @@ describe('failure behaviour', () => {
     expect(r.steps[1]!.error).toContain('answered 500');
     expect(r.calls).toHaveLength(1);
     expect(r.notes).toEqual([]);
-    await expect(h.client.workflow.getHandle(r.done.workflowId).result()).rejects.toThrow(/Workflow execution failed/);
+    await expect(suite.h.client.workflow.getHandle(r.done.workflowId).result()).rejects.toThrow(
+      /Workflow execution failed/,
+    );
   });
 
   it('continue: the node is marked failed and the flow goes on', async () => {
@@ -170,19 +170,20 @@ describe('actions that cannot act yet fail with a clear step error', () => {
 
   it('send_email without SMTP settings names what to configure', async () => {
     const automationId = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [
         action('send_email', { subject: 'Hi', body: '<p>Hi {{lead.title}}</p>' }),
       ]),
     );
-    const lead = (await t.http.post('/api/v1/leads', { title: '<b>Bold</b>', email: 'x@example.test' })).body.data;
-    const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: '<b>Bold</b>', email: 'x@example.test' })).body
+      .data;
+    const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
       entityType: 'lead',
       entityId: lead._id,
     });
-    const done = await h.waitForExecution(res.body.data.executionId);
+    const done = await suite.h.waitForExecution(res.body.data.executionId);
     expect(done.status).toBe('failed');
-    const step = (await h.stepsOf(done._id)).find((s) => s.nodeId === 'n1')!;
+    const step = (await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'n1')!;
     expect(step.error).toMatch(/e-mail is not configured: set SMTP_URL/);
     // Placeholders in the HTML body are escaped; the resolved input is in the step log.
     expect(step.input).toMatchObject({ subject: 'Hi', body: '<p>Hi &lt;b&gt;Bold&lt;/b&gt;</p>' });

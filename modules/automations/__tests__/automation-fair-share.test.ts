@@ -6,23 +6,15 @@ import { queuedRuns } from '../../../platform/intake/queue-signal';
 import { createLead } from '../../leads/leads.service';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant } from '../../../test/support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  waitFor,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
-import { activitiesOf, withEngine } from '../../../test/support/engine-suite';
+import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
+import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
 
 const CAP = 2;
-let h: EngineHarness;
-let t: Tenant;
-withEngine('Fair share A', (s) => ({ h, t } = s), { env: { AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE: String(CAP) } });
+const suite = engineSuite('Fair share A', { env: { AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE: String(CAP) } });
 
 /** Leads committed in one transaction (their events land in one outbox batch). */
 async function leadsAt(tenant: Tenant, n: number): Promise<string[]> {
-  const em = forkForWorkspace(h.app.runtime.deps.orm.em, tenant.workspaceId);
+  const em = forkForWorkspace(suite.h.app.runtime.deps.orm.em, tenant.workspaceId);
   return em.transactional(async (tem) => {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
@@ -43,20 +35,20 @@ async function leadsAt(tenant: Tenant, n: number): Promise<string[]> {
 
 describe('runs in flight per workspace', () => {
   it(`a burst of 6 runs in one workspace: at most ${CAP} in flight, the rest queued and started as runs finish; another workspace's run starts at once`, async () => {
-    const b = await h.app.tenant('Fair share B');
+    const b = await suite.h.app.tenant('Fair share B');
     // A 4 s delay keeps each run in flight long enough to watch: longer than an outbox drain under load, so no run of
     // the first wave finishes (and lets the starter start a queued one) before the snapshot below.
     const graph = chainGraph({ triggerType: 'record_created', config: { entityTypes: ['lead'] } }, [
       { type: 'delay', data: { delayMinutes: 4 / 60 } },
       action('create_note', { noteContent: 'Hi {{lead.title}}' }),
     ]);
-    const automationA = await createAutomation(t.http, graph);
+    const automationA = await createAutomation(suite.t.http, graph);
     const automationB = await createAutomation(b.http, graph);
-    await leadsAt(t, 6);
-    const d = h.dispatcher([t.workspaceId, b.workspaceId]);
+    await leadsAt(suite.t, 6);
+    const d = suite.h.dispatcher([suite.t.workspaceId, b.workspaceId]);
     await d.drainOnce();
 
-    const first = await h.executionsOf(automationA);
+    const first = await suite.h.executionsOf(automationA);
     expect(first).toHaveLength(6);
     expect(first.filter((e) => e.status === 'running')).toHaveLength(CAP);
     expect(first.filter((e) => e.status === 'queued')).toHaveLength(6 - CAP);
@@ -64,13 +56,13 @@ describe('runs in flight per workspace', () => {
     // B's event, behind A's backlog: its run starts at once (B has room), never queued.
     await leadsAt(b, 1);
     await d.drainOnce();
-    const [runB] = await h.executionsOf(automationB);
+    const [runB] = await suite.h.executionsOf(automationB);
     expect(runB?.status).toBe('running');
 
     let maxRunning = 0;
     const done = await waitFor(
       async () => {
-        const runs = await h.executionsOf(automationA);
+        const runs = await suite.h.executionsOf(automationA);
         maxRunning = Math.max(maxRunning, runs.filter((e) => e.status === 'running').length);
         return runs.every((e) => e.status === 'completed') ? runs : null;
       },
@@ -79,7 +71,7 @@ describe('runs in flight per workspace', () => {
     );
     expect(done).toHaveLength(6);
     expect(maxRunning).toBeLessThanOrEqual(CAP);
-    expect((await h.waitForExecution(runB!._id)).status).toBe('completed');
+    expect((await suite.h.waitForExecution(runB!._id)).status).toBe('completed');
   }, 90_000);
 
   it('a finished run wakes the starter of its process (the next queued run starts without waiting for a poll)', async () => {
@@ -88,21 +80,21 @@ describe('runs in flight per workspace', () => {
     queuedRuns.on('queued', listen);
     try {
       const automationId = await createAutomation(
-        t.http,
+        suite.t.http,
         chainGraph({ triggerType: 'record_created', config: { entityTypes: ['lead'] } }, [
           action('create_note', { noteContent: 'Hi' }),
         ]),
       );
-      await leadsAt(t, 1);
-      await h.dispatcher([t.workspaceId]).drainOnce();
-      const [run] = await h.executionsOf(automationId);
-      await h.waitForExecution(run!._id);
-      expect(woken).toContain(t.workspaceId);
+      await leadsAt(suite.t, 1);
+      await suite.h.dispatcher([suite.t.workspaceId]).drainOnce();
+      const [run] = await suite.h.executionsOf(automationId);
+      await suite.h.waitForExecution(run!._id);
+      expect(woken).toContain(suite.t.workspaceId);
       // The activity itself: a finish that changed the row wakes; a repeated one (nothing changed) does not.
       woken.length = 0;
-      const acts = await activitiesOf(h);
+      const acts = await activitiesOf(suite.h);
       const again = await acts.finishExecution({
-        workspaceId: t.workspaceId,
+        workspaceId: suite.t.workspaceId,
         executionId: run!._id,
         status: 'completed',
         steps: [],

@@ -3,49 +3,23 @@
  * SIGKILLed while the failed node's action waits on a slow local server; a restarted worker completes the run,
  * once: the completed step before it is not redone and the step after it runs once.
  */
-import type { ChildProcess } from 'node:child_process';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import type { Tenant } from '../../../test/support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  startLeadRun,
-  waitFor,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
-import { startWorkerProcess } from '../../../test/support/worker-process';
-import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
+import { action, chainGraph, createAutomation, startLeadRun, waitFor } from '../../../test/support/automation-engine';
+import { crashEngineSuite, hangingServer } from '../../../test/support/crash-suite';
+import { json } from '../../../test/unit/messaging/local-http';
 
-let h: EngineHarness;
-let t: Tenant;
-let server: LocalHttp;
-let child: ChildProcess | null = null;
-const hits: { at: number; key: string | undefined }[] = [];
-
-beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Retry crash');
-  // 1st call (the original run) fails; 2nd (the retry) hangs while its worker is killed; later ones answer.
-  server = await startHttp();
-  server.respond((req, res) => {
-    hits.push({ at: Date.now(), key: req.headers['idempotency-key'] as string | undefined });
-    if (hits.length === 1) json(500, { error: 'down' })(req, res);
-    else if (hits.length > 2) json(200, { ok: true })(req, res);
-  });
-}, 120_000);
-
-afterAll(async () => {
-  child?.kill('SIGKILL');
-  await server?.close();
-  await h?.close();
-});
+const suite = crashEngineSuite('Retry crash', { OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
+// 1st call (the original run) fails; 2nd (the retry) hangs while its worker is killed; later ones answer.
+const server = hangingServer((n) =>
+  n === 1 ? json(500, { error: 'down' }) : n > 2 ? json(200, { ok: true }) : undefined,
+);
+const { hits } = server;
 
 describe('a worker killed -9 during a retried run', () => {
   it('a restarted worker completes the retry once; the completed steps are not redone', async () => {
+    const { h, t } = suite;
+    await h.startWorker();
     const automationId = await createAutomation(t.http, {
       ...chainGraph({ triggerType: 'lead_created' }, [
         action('create_note', { noteContent: 'before' }),
@@ -60,20 +34,12 @@ describe('a worker killed -9 during a retried run', () => {
 
     // The retry runs on a worker of its own process, which dies in the middle of the failed node's call.
     await h.stopWorker();
-    child = await startWorkerProcess({
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
-      STARTER_WORKSPACE_IDS: t.workspaceId,
-      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-      DATABASE_URL: h.app.config.databaseUrl,
-    });
+    await suite.startChild({ STARTER_WORKSPACE_IDS: t.workspaceId });
     const retry = await t.http.post(`/api/v1/automations/executions/${failedId}/retry`, {});
     expect(retry.status).toBe(202);
     const retryId = retry.body.data.executionId as string;
     await waitFor(async () => hits.length === 2, 30_000, 'the retried action to call the slow server');
-    const dead = new Promise((r) => child!.once('exit', r));
-    child.kill('SIGKILL');
-    await dead;
-    child = null;
+    await suite.killChild();
 
     await h.startWorker();
     const done = await h.waitForExecution(retryId, ['completed', 'failed'], 45_000);

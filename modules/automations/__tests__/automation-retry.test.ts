@@ -6,27 +6,19 @@ import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { newId } from '../../../platform/ids';
 import type { Tenant } from '../../../test/support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startLeadRun,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
-import { withEngine } from '../../../test/support/engine-suite';
+import { action, chainGraph, createAutomation, startLeadRun } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 
-let h: EngineHarness;
-let t: Tenant;
 let other: Tenant;
 let server: LocalHttp;
 /** Paths the receiver fails (500) while listed. */
 const failing = new Set<string>();
 const calls = new Map<string, string[]>();
 
-withEngine('Retry', (s) => ({ h, t } = s));
+const suite = engineSuite('Retry');
 beforeAll(async () => {
-  other = await h.app.tenant('Retry other');
+  other = await suite.h.app.tenant('Retry other');
   server = await startHttp();
   server.respond((req, res) => {
     calls.set(req.url, [...(calls.get(req.url) ?? []), req.headers['idempotency-key'] as string]);
@@ -54,31 +46,34 @@ interface Scenario {
 /** An automation whose run fails at n2 (the receiver answers 500), after n1 made its note. */
 async function failedRun(path: string, extra: Record<string, unknown> = {}): Promise<Scenario> {
   failing.add(path);
-  const automationId = await createAutomation(t.http, {
+  const automationId = await createAutomation(suite.t.http, {
     ...graph(path),
     executionSettings: { failureBehavior: 'stop' },
     ...extra,
   });
-  const lead = (await t.http.post('/api/v1/leads', { title: `Lead ${path}` })).body.data;
+  const lead = (await suite.t.http.post('/api/v1/leads', { title: `Lead ${path}` })).body.data;
   const executionId = await failOnce(automationId, lead._id);
   return { automationId, leadId: lead._id, executionId, path };
 }
 
 async function failOnce(automationId: string, leadId: string): Promise<string> {
-  const executionId = await startLeadRun(h.engine, t.workspaceId, automationId, { _id: leadId, title: 'x' });
-  const done = await h.waitForExecution(executionId, undefined, 20_000);
+  const executionId = await startLeadRun(suite.h.engine, suite.t.workspaceId, automationId, {
+    _id: leadId,
+    title: 'x',
+  });
+  const done = await suite.h.waitForExecution(executionId, undefined, 20_000);
   expect(done.status).toBe('failed');
   return done._id;
 }
 
 const notesOf = async (leadId: string): Promise<string[]> =>
-  (await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: leadId }))
+  (await forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId).find(Note, { leadRef: leadId }))
     .map((n) => n.content)
     .sort();
 
 async function retry(s: Scenario, body: Record<string, unknown>, headers?: Record<string, string>) {
   failing.delete(s.path);
-  const res = await t.http.post(`/api/v1/automations/executions/${s.executionId}/retry`, body, { headers });
+  const res = await suite.t.http.post(`/api/v1/automations/executions/${s.executionId}/retry`, body, { headers });
   return res;
 }
 
@@ -96,36 +91,36 @@ describe('retry one failed execution', () => {
       reusedSteps: 2,
       existing: false,
     });
-    const done = await h.waitForExecution(res.body.data.executionId, undefined, 20_000);
+    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notesOf(s.leadId)).toEqual(['after /step-original 200', 'before /step-original']);
     const hits = calls.get('/step-original')!;
     expect(hits).toHaveLength(2);
     // A new run, a new idempotency key: the receiver sees a new request, not a retried attempt of the old one.
     expect(hits[1]).toBe(`${done._id}:n2`);
-    expect((await h.stepsOf(done._id)).map((x) => [x.nodeId, x.status])).toEqual([
+    expect((await suite.h.stepsOf(done._id)).map((x) => [x.nodeId, x.status])).toEqual([
       ['trigger', 'completed'],
       ['n1', 'completed'],
       ['n2', 'completed'],
       ['n3', 'completed'],
     ]);
     // Both views link the runs; the original keeps its history.
-    const orig = await t.http.get(`/api/v1/automations/executions/${s.executionId}`);
+    const orig = await suite.t.http.get(`/api/v1/automations/executions/${s.executionId}`);
     expect(orig.body.data).toMatchObject({ status: 'failed', retries: [done._id], retryOf: null });
     expect(orig.body.data.steps.map((x: { nodeId: string; status: string }) => [x.nodeId, x.status])).toEqual([
       ['trigger', 'completed'],
       ['n1', 'completed'],
       ['n2', 'failed'],
     ]);
-    const again = await t.http.get(`/api/v1/automations/executions/${done._id}`);
+    const again = await suite.t.http.get(`/api/v1/automations/executions/${done._id}`);
     expect(again.body.data).toMatchObject({ retryOf: s.executionId, retries: [] });
-    const list = await t.http.get(`/api/v1/automations/${s.automationId}/executions`);
+    const list = await suite.t.http.get(`/api/v1/automations/${s.automationId}/executions`);
     expect(list.body.data.map((e: { _id: string; retryOf: string | null }) => [e._id, e.retryOf])).toEqual([
       [done._id, s.executionId],
       [s.executionId, null],
     ]);
     // A completed execution is not retryable.
-    const refused = await t.http.post(`/api/v1/automations/executions/${done._id}/retry`, {});
+    const refused = await suite.t.http.post(`/api/v1/automations/executions/${done._id}/retry`, {});
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatch(/execution is completed; only failed executions can be retried/);
   }, 60_000);
@@ -135,7 +130,7 @@ describe('retry one failed execution', () => {
     const res = await retry(s, { from: 'start', definition: 'original' });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ from: 'start', reusedSteps: 0 });
-    const done = await h.waitForExecution(res.body.data.executionId, undefined, 20_000);
+    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notesOf(s.leadId)).toEqual([
       'after /start-original 200',
@@ -147,11 +142,11 @@ describe('retry one failed execution', () => {
 
   it('from the failed step on the current graph: the remaining steps are the edited ones', async () => {
     const s = await failedRun('/step-current');
-    const put = await t.http.put(`/api/v1/automations/${s.automationId}`, graph('/step-current', 'edited'));
+    const put = await suite.t.http.put(`/api/v1/automations/${s.automationId}`, graph('/step-current', 'edited'));
     expect(put.status).toBe(200);
     const res = await retry(s, { definition: 'current' });
     expect(res.status).toBe(202);
-    const done = await h.waitForExecution(res.body.data.executionId, undefined, 20_000);
+    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(done.automationVersion).toBe(put.body.data.version);
     expect(await notesOf(s.leadId)).toEqual(['before /step-current', 'edited /step-current 200']);
@@ -160,10 +155,10 @@ describe('retry one failed execution', () => {
 
   it('from the start on the current graph: every step of the edited graph runs', async () => {
     const s = await failedRun('/start-current');
-    await t.http.put(`/api/v1/automations/${s.automationId}`, graph('/start-current', 'edited'));
+    await suite.t.http.put(`/api/v1/automations/${s.automationId}`, graph('/start-current', 'edited'));
     const res = await retry(s, { from: 'start', definition: 'current' });
     expect(res.status).toBe(202);
-    const done = await h.waitForExecution(res.body.data.executionId, undefined, 20_000);
+    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notesOf(s.leadId)).toEqual([
       'before /start-current',
@@ -181,13 +176,13 @@ describe('retry one failed execution', () => {
       { id: 'e1', source: 'trigger', target: 'n1', sourceHandle: null },
       { id: 'e2', source: 'n1', target: 'n3', sourceHandle: null },
     ];
-    expect((await t.http.put(`/api/v1/automations/${s.automationId}`, { nodes, edges })).status).toBe(200);
+    expect((await suite.t.http.put(`/api/v1/automations/${s.automationId}`, { nodes, edges })).status).toBe(200);
     const res = await retry(s, { definition: 'current' });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatch(/the failed node n2 is not in the automation's current graph/);
     const ok = await retry(s, { definition: 'original' });
     expect(ok.status).toBe(202);
-    expect((await h.waitForExecution(ok.body.data.executionId, undefined, 20_000)).status).toBe('completed');
+    expect((await suite.h.waitForExecution(ok.body.data.executionId, undefined, 20_000)).status).toBe('completed');
   }, 60_000);
 
   it('Idempotency-Key: the repeated request answers the same retry; bad bodies are 400; other tenants 404', async () => {
@@ -198,13 +193,13 @@ describe('retry one failed execution', () => {
     expect(a.status).toBe(202);
     expect(b.status).toBe(202);
     expect(b.body.data.executionId).toBe(a.body.data.executionId);
-    await h.waitForExecution(a.body.data.executionId, undefined, 20_000);
+    await suite.h.waitForExecution(a.body.data.executionId, undefined, 20_000);
     expect(calls.get('/idem')).toHaveLength(2);
     expect((await retry(s, { from: 'middle' })).status).toBe(400);
     expect((await retry(s, { definition: 'latest' })).status).toBe(400);
     const foreign = await other.http.post(`/api/v1/automations/executions/${s.executionId}/retry`, {});
     expect(foreign.status).toBe(404);
-    const unknown = await t.http.post(`/api/v1/automations/executions/${newId()}/retry`, {});
+    const unknown = await suite.t.http.post(`/api/v1/automations/executions/${newId()}/retry`, {});
     expect(unknown.status).toBe(404);
   }, 60_000);
 });
@@ -215,7 +210,7 @@ describe('run caps', () => {
     const res = await retry(s, {});
     expect(res.status).toBe(409);
     expect(res.body.error).toMatch(/retry skipped: maxRunsPerHour reached/);
-    const bulk = await t.http.post(`/api/v1/automations/${s.automationId}/executions/retry`, {});
+    const bulk = await suite.t.http.post(`/api/v1/automations/${s.automationId}/executions/retry`, {});
     expect(bulk.status).toBe(202);
     expect(bulk.body.data).toEqual({
       count: 0,
@@ -234,30 +229,30 @@ describe('bulk retry', () => {
     const third = await failOnce(s.automationId, s.leadId);
     failing.delete('/bulk');
     const url = `/api/v1/automations/${s.automationId}/executions/retry`;
-    expect((await t.http.post(url, { limit: 1001 })).status).toBe(400);
-    expect((await t.http.post(url, { limit: 0 })).status).toBe(400);
-    expect((await t.http.post(url, { status: 'completed' })).status).toBe(400);
+    expect((await suite.t.http.post(url, { limit: 1001 })).status).toBe(400);
+    expect((await suite.t.http.post(url, { limit: 0 })).status).toBe(400);
+    expect((await suite.t.http.post(url, { status: 'completed' })).status).toBe(400);
     // A window that ends before the runs: nothing to retry.
-    const none = await t.http.post(url, { until: '2020-01-01T00:00:00Z', limit: 1000 });
+    const none = await suite.t.http.post(url, { until: '2020-01-01T00:00:00Z', limit: 1000 });
     expect(none.status).toBe(202);
     expect(none.body.data).toEqual({ count: 0, executionIds: [], skipped: [] });
 
-    const res = await t.http.post(url, { status: 'failed', limit: 2 });
+    const res = await suite.t.http.post(url, { status: 'failed', limit: 2 });
     expect(res.status).toBe(202);
     expect(res.body.data.count).toBe(2);
     const retried = await Promise.all(
-      (res.body.data.executionIds as string[]).map((id) => h.waitForExecution(id, undefined, 20_000)),
+      (res.body.data.executionIds as string[]).map((id) => suite.h.waitForExecution(id, undefined, 20_000)),
     );
     expect(retried.map((e) => [e.retryOf, e.status])).toEqual([
       [s.executionId, 'completed'],
       [second, 'completed'],
     ]);
-    const rest = await t.http.post(url, { limit: 1000 });
+    const rest = await suite.t.http.post(url, { limit: 1000 });
     expect(rest.status).toBe(202);
     expect(rest.body.data.count).toBe(1);
-    expect((await h.waitForExecution(rest.body.data.executionIds[0], undefined, 20_000)).retryOf).toBe(third);
+    expect((await suite.h.waitForExecution(rest.body.data.executionIds[0], undefined, 20_000)).retryOf).toBe(third);
     // Nothing failed is left without a retry; n1's note is never made again (3 runs, 3 "before" notes).
-    expect((await t.http.post(url, { limit: 1000 })).body.data.count).toBe(0);
+    expect((await suite.t.http.post(url, { limit: 1000 })).body.data.count).toBe(0);
     const notes = await notesOf(s.leadId);
     expect(notes.filter((n) => n.startsWith('before'))).toHaveLength(3);
     expect(notes.filter((n) => n.startsWith('after'))).toHaveLength(3);

@@ -12,18 +12,10 @@ import { startExecution, startExecutions, type StartRequest } from '../engine/st
 import { pruneSkips } from '../engine/skips';
 import { setWorkspaceStatus } from '../../workspaces/workspaces.service';
 import type { Tenant } from '../../../test/support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  waitFor,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
-import { withEngine } from '../../../test/support/engine-suite';
+import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 
-let h: EngineHarness;
-let t: Tenant;
-withEngine('Skips', (s) => ({ h, t } = s));
+const suite = engineSuite('Skips');
 
 const note = [action('create_note', { noteContent: 'Hi {{lead.title}}' })];
 const webhook = (config: Record<string, unknown> = {}) =>
@@ -42,7 +34,7 @@ const request = (tenant: Tenant, automationId: string, triggerKey = `k-${newId()
 });
 /** Leads written in one transaction, so their events go out in one dispatcher batch. */
 async function leads(tenant: Tenant, titles: string[]): Promise<string[]> {
-  const em = forkForWorkspace(h.app.runtime.deps.orm.em, tenant.workspaceId);
+  const em = forkForWorkspace(suite.h.app.runtime.deps.orm.em, tenant.workspaceId);
   const actor = { workspaceId: tenant.workspaceId, userId: tenant.userId, role: 'owner' as const, scopes: [...SCOPES] };
   return em.transactional(async (tem) => {
     const ids: string[] = [];
@@ -54,7 +46,7 @@ async function leads(tenant: Tenant, titles: string[]): Promise<string[]> {
 
 describe('skips of outbox-triggered automations', () => {
   it('entity type mismatch, conditions false and a redelivered event (duplicate), each with its values', async () => {
-    const tenant = await h.app.tenant('Skips: outbox');
+    const tenant = await suite.h.app.tenant('Skips: outbox');
     const dealsOnly = await createAutomation(
       tenant.http,
       chainGraph({ triggerType: 'record_created', config: { entityTypes: ['deal'] } }, note),
@@ -69,12 +61,12 @@ describe('skips of outbox-triggered automations', () => {
     const onLead = await createAutomation(tenant.http, chainGraph({ triggerType: 'lead_created' }, note));
     const [leadId] = await leads(tenant, ['Skipped']);
     expect((await tenant.http.put(`/api/v1/leads/${leadId}`, { title: 'Renamed' })).status).toBe(200);
-    const d = h.dispatcher([tenant.workspaceId]);
+    const d = suite.h.dispatcher([tenant.workspaceId]);
     await d.drainOnce();
     await d.drainOnce();
-    expect(await h.executionsOf(dealsOnly)).toHaveLength(0);
-    expect(await h.executionsOf(stagesOnly)).toHaveLength(0);
-    expect(await h.executionsOf(onLead)).toHaveLength(1);
+    expect(await suite.h.executionsOf(dealsOnly)).toHaveLength(0);
+    expect(await suite.h.executionsOf(stagesOnly)).toHaveLength(0);
+    expect(await suite.h.executionsOf(onLead)).toHaveLength(1);
 
     const mismatch = await skipsOf(tenant, dealsOnly);
     expect(mismatch).toMatchObject({ page: 1, limit: expect.any(Number), total: 1 });
@@ -101,7 +93,7 @@ describe('skips of outbox-triggered automations', () => {
     expect((await skipsOf(tenant, onLead)).data).toEqual([]);
 
     // Redelivering the event starts nothing new: a duplicate, naming the run it already started.
-    await h.app.runtime.deps.orm.em
+    await suite.h.app.runtime.deps.orm.em
       .fork()
       .getConnection()
       .execute(
@@ -109,7 +101,7 @@ describe('skips of outbox-triggered automations', () => {
         [tenant.workspaceId],
       );
     await d.drainOnce();
-    const [run] = await h.executionsOf(onLead);
+    const [run] = await suite.h.executionsOf(onLead);
     expect((await skipsOf(tenant, onLead)).data).toEqual([
       expect.objectContaining({
         reason: 'duplicate',
@@ -131,14 +123,14 @@ describe('skips of outbox-triggered automations', () => {
   });
 
   it('a suspended workspace: matching automations are skipped (workspace_suspended), none runs', async () => {
-    const tenant = await h.app.tenant('Skips: suspended');
+    const tenant = await suite.h.app.tenant('Skips: suspended');
     const onLead = await createAutomation(tenant.http, chainGraph({ triggerType: 'lead_created' }, note));
-    await setWorkspaceStatus(h.app.runtime.deps.orm.em.fork(), tenant.workspaceId, 'suspended');
+    await setWorkspaceStatus(suite.h.app.runtime.deps.orm.em.fork(), tenant.workspaceId, 'suspended');
     try {
       const [leadId] = await leads(tenant, ['While suspended']);
-      await h.dispatcher([tenant.workspaceId]).drainOnce();
-      expect(await h.executionsOf(onLead)).toHaveLength(0);
-      await setWorkspaceStatus(h.app.runtime.deps.orm.em.fork(), tenant.workspaceId, 'active');
+      await suite.h.dispatcher([tenant.workspaceId]).drainOnce();
+      expect(await suite.h.executionsOf(onLead)).toHaveLength(0);
+      await setWorkspaceStatus(suite.h.app.runtime.deps.orm.em.fork(), tenant.workspaceId, 'active');
       expect((await skipsOf(tenant, onLead)).data).toEqual([
         expect.objectContaining({
           reason: 'workspace_suspended',
@@ -148,12 +140,12 @@ describe('skips of outbox-triggered automations', () => {
         }),
       ]);
     } finally {
-      await setWorkspaceStatus(h.app.runtime.deps.orm.em.fork(), tenant.workspaceId, 'active');
+      await setWorkspaceStatus(suite.h.app.runtime.deps.orm.em.fork(), tenant.workspaceId, 'active');
     }
   });
 
   it('an event written by the automation own run (loop guard)', async () => {
-    const tenant = await h.app.tenant('Skips: loop');
+    const tenant = await suite.h.app.tenant('Skips: loop');
     const id = await createAutomation(
       tenant.http,
       chainGraph({ triggerType: 'lead_updated' }, [
@@ -162,15 +154,17 @@ describe('skips of outbox-triggered automations', () => {
     );
     const [leadId] = await leads(tenant, ['Loop']);
     await tenant.http.put(`/api/v1/leads/${leadId}`, { status: 'qualified' });
-    const d = h.dispatcher([tenant.workspaceId]);
+    const d = suite.h.dispatcher([tenant.workspaceId]);
     await d.drainOnce();
-    const [run] = await waitFor(async () => ((await h.executionsOf(id)).length ? h.executionsOf(id) : null));
-    await h.waitForExecution(run!._id);
+    const [run] = await waitFor(async () =>
+      (await suite.h.executionsOf(id)).length ? suite.h.executionsOf(id) : null,
+    );
+    await suite.h.waitForExecution(run!._id);
     await waitFor(async () => {
       await d.drainOnce();
       return (await skipsOf(tenant, id, '?reason=loop_guard')).total > 0;
     });
-    expect(await h.executionsOf(id)).toHaveLength(1);
+    expect(await suite.h.executionsOf(id)).toHaveLength(1);
     expect((await skipsOf(tenant, id)).data).toEqual([
       expect.objectContaining({
         reason: 'loop_guard',
@@ -183,13 +177,13 @@ describe('skips of outbox-triggered automations', () => {
 
 describe('skips of starts', () => {
   it('an inactive automation (deactivated after the trigger matched)', async () => {
-    const id = await createAutomation(t.http, webhook());
-    expect((await t.http.post(`/api/v1/automations/${id}/toggle`)).body.data.isActive).toBe(false);
-    expect(await startExecution(h.engine, request(t, id, 'evt-inactive'))).toEqual({
+    const id = await createAutomation(suite.t.http, webhook());
+    expect((await suite.t.http.post(`/api/v1/automations/${id}/toggle`)).body.data.isActive).toBe(false);
+    expect(await startExecution(suite.h.engine, request(suite.t, id, 'evt-inactive'))).toEqual({
       status: 'skipped',
       reason: 'automation is inactive',
     });
-    expect((await skipsOf(t, id)).data).toEqual([
+    expect((await skipsOf(suite.t, id)).data).toEqual([
       expect.objectContaining({
         reason: 'inactive',
         triggerKey: 'evt-inactive',
@@ -199,10 +193,10 @@ describe('skips of starts', () => {
   });
 
   it('run caps: maxRunsPerHour and maxTotalRuns (reached within one batch)', async () => {
-    const hourly = await createAutomation(t.http, { ...webhook(), rateLimits: { maxRunsPerHour: 1 } });
-    expect((await startExecution(h.engine, request(t, hourly))).status).toBe('started');
-    expect((await startExecution(h.engine, request(t, hourly))).status).toBe('skipped');
-    expect((await skipsOf(t, hourly)).data).toEqual([
+    const hourly = await createAutomation(suite.t.http, { ...webhook(), rateLimits: { maxRunsPerHour: 1 } });
+    expect((await startExecution(suite.h.engine, request(suite.t, hourly))).status).toBe('started');
+    expect((await startExecution(suite.h.engine, request(suite.t, hourly))).status).toBe('skipped');
+    expect((await skipsOf(suite.t, hourly)).data).toEqual([
       expect.objectContaining({
         reason: 'run_cap',
         message: 'maxRunsPerHour reached (1 runs in the last hour)',
@@ -210,10 +204,13 @@ describe('skips of starts', () => {
       }),
     ]);
 
-    const total = await createAutomation(t.http, { ...webhook(), rateLimits: { maxTotalRuns: 1 } });
-    const out = await startExecutions(h.engine, t.workspaceId, [request(t, total), request(t, total)]);
+    const total = await createAutomation(suite.t.http, { ...webhook(), rateLimits: { maxTotalRuns: 1 } });
+    const out = await startExecutions(suite.h.engine, suite.t.workspaceId, [
+      request(suite.t, total),
+      request(suite.t, total),
+    ]);
     expect(out.map((o) => o.status)).toEqual(['started', 'skipped']);
-    expect((await skipsOf(t, total)).data).toEqual([
+    expect((await skipsOf(suite.t, total)).data).toEqual([
       expect.objectContaining({
         reason: 'run_cap',
         message: 'maxTotalRuns reached (1 runs)',
@@ -226,9 +223,9 @@ describe('skips of starts', () => {
     ['uncapped (group-committed intake)', {}],
     ['capped (locked intake)', { rateLimits: { maxRunsPerHour: 100 } }],
   ])('webhook calls over the per-automation rate limit, %s', async (_name, extra) => {
-    const id = await createAutomation(t.http, { ...webhook(), ...extra });
+    const id = await createAutomation(suite.t.http, { ...webhook(), ...extra });
     const call = () =>
-      startFromWebhook(h.engine, {
+      startFromWebhook(suite.h.engine, {
         automationId: id,
         secret: 'k',
         body: { n: 1 },
@@ -239,13 +236,13 @@ describe('skips of starts', () => {
     expect(refused).toBeInstanceOf(DomainError);
     expect((refused as DomainError).code).toBe('rate_limited');
     // A call with a wrong secret is refused too but is no skip (unauthenticated callers write nothing).
-    await startFromWebhook(h.engine, {
+    await startFromWebhook(suite.h.engine, {
       automationId: id,
       secret: 'x',
       body: {},
       limits: { perMinute: 1, perDay: 100 },
     }).catch(() => undefined);
-    const skips = (await skipsOf(t, id)).data;
+    const skips = (await skipsOf(suite.t, id)).data;
     expect(skips).toEqual([
       expect.objectContaining({
         reason: 'rate_limited',
@@ -257,9 +254,9 @@ describe('skips of starts', () => {
   });
 
   it('a webhook re-delivery with the same Idempotency-Key (duplicate)', async () => {
-    const id = await createAutomation(t.http, webhook());
+    const id = await createAutomation(suite.t.http, webhook());
     const call = () =>
-      startFromWebhook(h.engine, {
+      startFromWebhook(suite.h.engine, {
         automationId: id,
         secret: 'k',
         body: {},
@@ -269,7 +266,7 @@ describe('skips of starts', () => {
     const first = await call();
     const again = await call();
     expect(again.executionId).toBe(first.executionId);
-    expect((await skipsOf(t, id)).data).toEqual([
+    expect((await skipsOf(suite.t, id)).data).toEqual([
       expect.objectContaining({
         reason: 'duplicate',
         triggerKey: 'wh:delivery-1',
@@ -281,34 +278,34 @@ describe('skips of starts', () => {
 
 describe('GET /api/v1/automations/:id/skips', () => {
   it('pages within the list limits, 400 on bad input, 404 for another workspace', async () => {
-    const id = await createAutomation(t.http, webhook());
-    await t.http.post(`/api/v1/automations/${id}/toggle`);
-    for (let i = 0; i < 3; i++) await startExecution(h.engine, request(t, id, `page-${i}`));
-    const page = await skipsOf(t, id, '?limit=2&page=2');
+    const id = await createAutomation(suite.t.http, webhook());
+    await suite.t.http.post(`/api/v1/automations/${id}/toggle`);
+    for (let i = 0; i < 3; i++) await startExecution(suite.h.engine, request(suite.t, id, `page-${i}`));
+    const page = await skipsOf(suite.t, id, '?limit=2&page=2');
     expect(page).toMatchObject({ page: 2, limit: 2, total: 3 });
     expect(page.data.map((s: { triggerKey: string }) => s.triggerKey)).toEqual(['page-0']);
-    expect((await t.http.get(`/api/v1/automations/${id}/skips?limit=100`)).status).toBe(200);
+    expect((await suite.t.http.get(`/api/v1/automations/${id}/skips?limit=100`)).status).toBe(200);
     for (const q of ['limit=101', 'limit=0', 'page=0', 'reason=nope', 'unknown=1', `entityId=${'x'.repeat(65)}`])
-      expect((await t.http.get(`/api/v1/automations/${id}/skips?${q}`)).status).toBe(400);
-    const other = await h.app.tenant('Skips: other');
+      expect((await suite.t.http.get(`/api/v1/automations/${id}/skips?${q}`)).status).toBe(400);
+    const other = await suite.h.app.tenant('Skips: other');
     expect((await other.http.get(`/api/v1/automations/${id}/skips`)).status).toBe(404);
-    expect((await t.http.get(`/api/v1/automations/${newId()}/skips`)).status).toBe(404);
+    expect((await suite.t.http.get(`/api/v1/automations/${newId()}/skips`)).status).toBe(404);
   });
 
   it('skips older than 14 days are pruned in batches; newer ones stay', async () => {
-    const id = await createAutomation(t.http, webhook());
-    await t.http.post(`/api/v1/automations/${id}/toggle`);
-    await startExecution(h.engine, request(t, id, 'recent'));
+    const id = await createAutomation(suite.t.http, webhook());
+    await suite.t.http.post(`/api/v1/automations/${id}/toggle`);
+    await startExecution(suite.h.engine, request(suite.t, id, 'recent'));
     const old = new Date(Date.now() - 15 * 86_400_000);
-    const em = h.app.runtime.deps.orm.em.fork();
+    const em = suite.h.app.runtime.deps.orm.em.fork();
     for (let i = 0; i < 3; i++)
       await em.getConnection().execute(
         `insert into automation_skip (id, workspace_id, created_at, updated_at, automation_id, trigger_type, reason, message)
          values (?, ?, ?, ?, ?, 'webhook', 'inactive', 'old')`,
-        [newId(old), t.workspaceId, old, old, id],
+        [newId(old), suite.t.workspaceId, old, old, id],
       );
-    expect((await skipsOf(t, id)).total).toBe(4);
+    expect((await skipsOf(suite.t, id)).total).toBe(4);
     expect(await pruneSkips(em, 14, 2)).toBeGreaterThanOrEqual(3);
-    expect((await skipsOf(t, id)).data.map((s: { triggerKey: string }) => s.triggerKey)).toEqual(['recent']);
+    expect((await skipsOf(suite.t, id)).data.map((s: { triggerKey: string }) => s.triggerKey)).toEqual(['recent']);
   });
 });

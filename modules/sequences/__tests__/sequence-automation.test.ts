@@ -11,21 +11,12 @@ import type { EmailMessage } from '../../../platform/ports/messaging.port';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Sequence, SequenceEnrollment, SequenceStep } from '../sequence.entity';
-import type { Tenant } from '../../../test/support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  waitFor,
-  type EngineHarness,
-} from '../../../test/support/automation-engine';
+import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 import { startAiStub, type AiStub } from '../../../test/support/ai-stub';
 import { createSequence, emailNode, line, waitNode } from '../../../test/support/sequences';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
-let h: EngineHarness;
-let t: Tenant;
 let smtp: LocalSmtp;
 let ai: AiStub;
 /** The next answers of the AI stub (JSON for json_schema requests). */
@@ -37,7 +28,11 @@ let releaseHung: () => void = () => undefined;
 beforeAll(async () => {
   ai = await startAiStub((prompt, json) => aiAnswer(prompt, json));
   smtp = await startSmtp();
-  h = await startEngineHarness({
+});
+// Before the harness closes: a hung send would hold its worker's shutdown.
+afterAll(() => releaseHung());
+const suite = engineSuite('Sequence automation', {
+  env: () => ({
     AI_BASE_URL: ai.baseUrl,
     AI_API_KEY: 'k',
     AI_MODEL: 'stub-1',
@@ -46,32 +41,30 @@ beforeAll(async () => {
     SEQUENCE_WAIT_SCALE: '0.001',
     SEQUENCE_STEP_TIMEOUT_MS: '3000',
     STALE_CLAIM_MS: '2000',
-  });
-  const real = createMessagingDeps(h.app.config);
-  const transport: MessagingDeps['transport'] = {
-    defaultFrom: real.transport.defaultFrom,
-    async send(msg: EmailMessage) {
-      const sent = await real.transport.send(msg);
-      if (!hangAfterSend) return sent;
-      hangAfterSend = false;
-      // Handed over, never reported: to Temporal this attempt is a worker that died mid-send.
-      await new Promise<void>((r) => (releaseHung = r));
-      return sent;
-    },
-  };
-  h.messaging = { ...real, transport };
-  await h.startWorker();
-  t = await h.app.tenant('Sequence automation');
-  await h.dispatcher([t.workspaceId]).start();
-}, 60_000);
+  }),
+  prepare: (harness) => {
+    const real = createMessagingDeps(harness.app.config);
+    const transport: MessagingDeps['transport'] = {
+      defaultFrom: real.transport.defaultFrom,
+      async send(msg: EmailMessage) {
+        const sent = await real.transport.send(msg);
+        if (!hangAfterSend) return sent;
+        hangAfterSend = false;
+        // Handed over, never reported: to Temporal this attempt is a worker that died mid-send.
+        await new Promise<void>((r) => (releaseHung = r));
+        return sent;
+      },
+    };
+    harness.messaging = { ...real, transport };
+  },
+});
+beforeAll(() => suite.h.dispatcher([suite.t.workspaceId]).start());
 afterAll(async () => {
-  releaseHung();
-  await h?.close();
   await smtp?.close();
   await ai?.close();
 });
 
-const em = () => forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+const em = () => forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId);
 const enrollmentsOf = (sequenceId: string) =>
   em().find(SequenceEnrollment, { sequenceId }, { orderBy: { enrolledAt: 'asc' } });
 const stepsOf = (id: string) =>
@@ -88,17 +81,17 @@ const untilStatus = (id: string, statuses: string[], ms = 20_000) =>
 let n = 0;
 async function leadWithPerson(body: Record<string, unknown> = {}) {
   const p = (
-    await t.http.post('/api/v1/people', {
+    await suite.t.http.post('/api/v1/people', {
       firstName: 'Grace',
       emails: [{ email: `grace${++n}-${Date.now().toString(36)}@example.test` }],
       phones: [{ phone: '+45 11223344' }],
     })
   ).body.data;
-  const l = (await t.http.post('/api/v1/leads', { title: 'Compilers Inc', personRef: p._id, ...body })).body.data;
+  const l = (await suite.t.http.post('/api/v1/leads', { title: 'Compilers Inc', personRef: p._id, ...body })).body.data;
   return { p, l };
 }
 const enroll = async (sequenceId: string, entityType: string, entityId: string) => {
-  const res = await t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, { entityType, entityId });
+  const res = await suite.t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, { entityType, entityId });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return res.body.data.enrollmentId as string;
 };
@@ -111,7 +104,7 @@ describe('AI nodes through the AI port', () => {
       return `Intro for ${prompt.includes('Compilers Inc') ? 'Compilers' : '?'}`;
     };
     const { p, l } = await leadWithPerson();
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       nodes: [
         { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
         {
@@ -160,7 +153,7 @@ describe('AI nodes through the AI port', () => {
   it('an ai_condition "no" below the threshold with no false edge exits the enrollment (ai_decision)', async () => {
     aiAnswer = () => JSON.stringify({ decision: true, confidence: 0.5 });
     const { l } = await leadWithPerson();
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       nodes: [
         { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
         { id: 'ask', type: 'ai_condition', position: { x: 1, y: 0 }, data: { prompt: 'Fits?' } },
@@ -179,9 +172,9 @@ describe('AI nodes through the AI port', () => {
 describe('CRM action nodes', () => {
   it('create_recall schedules a call-back event; set_access changes the owner', async () => {
     const { l } = await leadWithPerson();
-    const me = (await t.http.get('/api/v1/whoami')).body.data.user._id;
+    const me = (await suite.t.http.get('/api/v1/whoami')).body.data.user._id;
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([
         { type: 'create_recall', data: { title: 'Ring {{lead.title}}', delayDays: 2, message: 'Follow up' } },
         { type: 'set_access', data: { accessState: { owner: me } } },
@@ -203,7 +196,7 @@ describe('CRM action nodes', () => {
         { type: 'set_access', data: { accessState: { owner } } },
         { type: 'create_task', data: { taskTitle: 'after' } },
       ]);
-    const broken = steps(t.userId);
+    const broken = steps(suite.t.userId);
     // The owner was a user when the sequence was saved and activated, and is none when the step runs.
     const ownerGone = async (id: string) => {
       const fork = em();
@@ -212,7 +205,7 @@ describe('CRM action nodes', () => {
       await fork.flush();
       return id;
     };
-    const stop = await ownerGone(await createSequence(t.http, broken));
+    const stop = await ownerGone(await createSequence(suite.t.http, broken));
     const a = await enroll(stop, 'Lead', l._id);
     const exited = await untilStatus(a, ['exited']);
     expect(exited.exitReason).toBe('error');
@@ -222,7 +215,7 @@ describe('CRM action nodes', () => {
       ['s1', 'failed'],
     ]);
     const go = await ownerGone(
-      await createSequence(t.http, { ...broken, executionSettings: { failureBehavior: 'continue' } }),
+      await createSequence(suite.t.http, { ...broken, executionSettings: { failureBehavior: 'continue' } }),
     );
     const b = await enroll(go, 'Lead', l._id);
     await untilStatus(b, ['completed']);
@@ -236,19 +229,19 @@ describe('CRM action nodes', () => {
 
 describe('auto-enrollment and automations', () => {
   it('entity_created with filters and field_change enroll the record; sequence_event chains sequences', async () => {
-    const first = await createSequence(t.http, {
+    const first = await createSequence(suite.t.http, {
       ...line([{ type: 'create_task', data: { taskTitle: 'first' } }]),
       triggers: [
         { type: 'entity_created', entityType: 'Lead', filters: { source: 'webinar' } },
         { type: 'field_change', entityType: 'Lead', field: 'status', operator: 'equals', value: 'qualified' },
       ],
     });
-    const second = await createSequence(t.http, {
+    const second = await createSequence(suite.t.http, {
       ...line([{ type: 'create_task', data: { taskTitle: 'second' } }]),
       triggers: [{ type: 'sequence_event', sourceSequenceId: first, event: 'sequence_completed' }],
     });
-    const hit = (await t.http.post('/api/v1/leads', { title: 'From webinar', source: 'Webinar' })).body.data;
-    const miss = (await t.http.post('/api/v1/leads', { title: 'From ads', source: 'ads' })).body.data;
+    const hit = (await suite.t.http.post('/api/v1/leads', { title: 'From webinar', source: 'Webinar' })).body.data;
+    const miss = (await suite.t.http.post('/api/v1/leads', { title: 'From ads', source: 'ads' })).body.data;
     await waitFor(
       async () => (await enrollmentsOf(second)).find((e) => e.entityId === hit._id),
       20_000,
@@ -261,53 +254,56 @@ describe('auto-enrollment and automations', () => {
       entityId: hit._id,
       source: 'auto:sequence_completed',
     });
-    await t.http.put(`/api/v1/leads/${miss._id}`, { status: 'qualified' });
+    await suite.t.http.put(`/api/v1/leads/${miss._id}`, { status: 'qualified' });
     await waitFor(
       async () => (await enrollmentsOf(first)).find((e) => e.entityId === miss._id),
       20_000,
       'the field_change enrollment',
     );
-    await t.http.put(`/api/v1/leads/${miss._id}`, { title: 'Renamed' });
+    await suite.t.http.put(`/api/v1/leads/${miss._id}`, { title: 'Renamed' });
     await new Promise((r) => setTimeout(r, 1000));
     expect((await enrollmentsOf(first)).filter((e) => e.entityId === miss._id)).toHaveLength(1);
   }, 40_000);
 
   it('add_to_sequence enrolls the trigger record; without forceRestart a running one is skipped (already_enrolled), with it restarted', async () => {
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       ...line([waitNode({ waitDays: 30 }), emailNode()]),
       duplicateHandling: 'allow_multiple',
     });
     const plain = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('add_to_sequence', { sequenceId: seqId })]),
     );
-    const lead = (await t.http.post('/api/v1/leads', { title: 'Automated' })).body.data;
+    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Automated' })).body.data;
     await waitFor(async () => (await enrollmentsOf(seqId)).length === 1, 20_000, 'the automation enrollment');
     expect((await enrollmentsOf(seqId))[0]).toMatchObject({
       entityId: lead._id,
       source: 'automation',
       status: 'active',
     });
-    const again = await t.http.post(`/api/v1/automations/${plain}/trigger`, { entityType: 'lead', entityId: lead._id });
+    const again = await suite.t.http.post(`/api/v1/automations/${plain}/trigger`, {
+      entityType: 'lead',
+      entityId: lead._id,
+    });
     const execId = again.body.data.executionId;
     await waitFor(
-      async () => (await t.http.get(`/api/v1/automations/executions/${execId}`)).body.data.status === 'completed',
+      async () => (await suite.t.http.get(`/api/v1/automations/executions/${execId}`)).body.data.status === 'completed',
       20_000,
       'second run',
     );
-    const step = (await t.http.get(`/api/v1/automations/executions/${execId}`)).body.data.steps.find(
+    const step = (await suite.t.http.get(`/api/v1/automations/executions/${execId}`)).body.data.steps.find(
       (s: { nodeId: string }) => s.nodeId === 'n1',
     );
     expect(step).toMatchObject({ status: 'skipped', output: { reason: 'already_enrolled' } });
     expect(await enrollmentsOf(seqId)).toHaveLength(1);
     const forced = await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'lead_updated' }, [
         action('add_to_sequence', { sequenceId: seqId, forceRestart: true }),
       ]),
     );
     expect(forced).toBeTruthy();
-    await t.http.put(`/api/v1/leads/${lead._id}`, { title: 'Automated again' });
+    await suite.t.http.put(`/api/v1/leads/${lead._id}`, { title: 'Automated again' });
     await waitFor(async () => (await enrollmentsOf(seqId)).length === 2, 20_000, 'the restart');
     const rows = await enrollmentsOf(seqId);
     expect(rows.map((e) => [e.status, e.exitReason])).toEqual([
@@ -317,9 +313,9 @@ describe('auto-enrollment and automations', () => {
   }, 40_000);
 
   it('sequence_completed is an automation trigger with the enrolled record in context', async () => {
-    const seqId = await createSequence(t.http, line([{ type: 'create_task', data: { taskTitle: 'quick' } }]));
+    const seqId = await createSequence(suite.t.http, line([{ type: 'create_task', data: { taskTitle: 'quick' } }]));
     await createAutomation(
-      t.http,
+      suite.t.http,
       chainGraph({ triggerType: 'sequence_completed' }, [
         action('create_note', { noteContent: 'Finished {{enrollment.sequenceId}} for {{lead.title}}' }),
       ]),
@@ -335,7 +331,7 @@ describe('a send whose attempt dies after the hand-over', () => {
   it('is never sent twice: the retry finds the claim, the step completes with an unknown outcome, the run goes on', async () => {
     const { p, l } = await leadWithPerson();
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([emailNode({ subject: 'Only once' }), { type: 'create_task', data: { taskTitle: 'after the send' } }]),
     );
     hangAfterSend = true;

@@ -8,43 +8,40 @@ import { Lead } from '../../leads/lead.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import { SequenceEnrollment, SequenceStep } from '../sequence.entity';
-import type { Tenant } from '../../../test/support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { waitFor } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 import { workspaceCtx } from '../../../test/support/automations';
 import { emitUndeclared } from '../../../test/support/outbox';
 import { createSequence, emailNode, line, sequenceEngineEnv, waitNode } from '../../../test/support/sequences';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
-let h: EngineHarness;
-let t: Tenant;
 let smtp: LocalSmtp;
 let gateway: LocalHttp;
 beforeAll(async () => {
   smtp = await startSmtp();
   gateway = await startHttp();
   gateway.respond(json(200, { id: 'sms-1', status: 'sent' }));
-  h = await startEngineHarness({
+});
+const suite = engineSuite('Sequence engine', {
+  env: () => ({
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Sales <sales@example.test>',
     ...sequenceEngineEnv(gateway),
-  });
-  await h.startWorker();
-  t = await h.app.tenant('Sequence engine');
-  await h.dispatcher([t.workspaceId]).start();
-}, 60_000);
+  }),
+});
+beforeAll(() => suite.h.dispatcher([suite.t.workspaceId]).start());
 afterAll(async () => {
-  await h?.close();
   await smtp?.close();
   await gateway?.close();
 });
 
-const em = () => forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+const em = () => forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId);
 const enrollmentRow = (id: string) => em().findOne(SequenceEnrollment, { _id: id });
 /** Whether the enrollment's workflow has completed (its run ended). */
 const workflowCompleted = async (id: string) =>
-  (await h.client.workflow.getHandle(`sequence-enrollment:${t.workspaceId}:${id}`).describe()).status.name ===
-  'COMPLETED';
+  (await suite.h.client.workflow.getHandle(`sequence-enrollment:${suite.t.workspaceId}:${id}`).describe()).status
+    .name === 'COMPLETED';
 const stepsOf = async (id: string) =>
   em().find(SequenceStep, { enrollmentId: id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
@@ -53,7 +50,7 @@ let n = 0;
 const uniqueMail = (p = 'c') => `${p}${++n}-${Date.now().toString(36)}@example.test`;
 
 async function person(body: Record<string, unknown> = {}) {
-  const res = await t.http.post('/api/v1/people', {
+  const res = await suite.t.http.post('/api/v1/people', {
     firstName: 'Ada',
     lastName: 'Lovelace',
     emails: [{ email: uniqueMail('ada'), label: 'work' }],
@@ -64,12 +61,12 @@ async function person(body: Record<string, unknown> = {}) {
   return res.body.data;
 }
 async function lead(body: Record<string, unknown> = {}) {
-  const res = await t.http.post('/api/v1/leads', { title: 'Nordic Bikes', ...body });
+  const res = await suite.t.http.post('/api/v1/leads', { title: 'Nordic Bikes', ...body });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return res.body.data;
 }
 async function enroll(sequenceId: string, entityType: string, entityId: string, extra: Record<string, unknown> = {}) {
-  const res = await t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, { entityType, entityId, ...extra });
+  const res = await suite.t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, { entityType, entityId, ...extra });
   if (res.status !== 201) throw new Error(`enroll: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data.enrollmentId as string;
 }
@@ -90,13 +87,13 @@ const untilStep = (id: string, nodeId: string, statuses: string[], ms = 20_000) 
   );
 const eventsOf = async (enrollmentId: string) =>
   (
-    await h.app.runtime.deps.orm.em
+    await suite.h.app.runtime.deps.orm.em
       .fork()
       .find(OutboxEvent, { entityId: enrollmentId }, { orderBy: { id: 'asc' } as never })
   ).map((e) => e.type);
 
 async function emitEvent(type: string, entityType: string, entityId: string, payload: Record<string, unknown>) {
-  const ctx = await workspaceCtx(h.app, t.http);
+  const ctx = await workspaceCtx(suite.h.app, suite.t.http);
   emitUndeclared(ctx, { type, entityType, entityId, payload });
   await ctx.em.flush();
 }
@@ -105,7 +102,7 @@ describe('an enrollment walks every kind of node', () => {
   it('send_email → wait → condition → create_task → update_field → send_sms → stop, mirrored to Postgres', async () => {
     const p = await person();
     const l = await lead({ personRef: p._id, status: 'new' });
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       name: 'Full walk',
       nodes: [
         { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
@@ -206,7 +203,7 @@ describe('an enrollment walks every kind of node', () => {
     expect(JSON.parse(sms[0]!.body)).toMatchObject({ from: 'ACMESales', message: 'Hi Ada, opened: false' });
     expect(await eventsOf(id)).toEqual(['sequence_enrolled', 'sequence_completed']);
 
-    const stats = (await t.http.get(`/api/v1/sequences/${seqId}/stats`)).body.data;
+    const stats = (await suite.t.http.get(`/api/v1/sequences/${seqId}/stats`)).body.data;
     expect(stats.stats).toMatchObject({ totalEnrolled: 1, completed: 1, active: 0 });
     expect(stats.enrollmentCounts).toEqual([{ _id: 'completed', count: 1 }]);
     expect(stats.stats.steps.find((s: { nodeId: string }) => s.nodeId === 'mail')).toMatchObject({
@@ -217,7 +214,7 @@ describe('an enrollment walks every kind of node', () => {
       sent: 0,
       completed: 0,
     });
-    const one = (await t.http.get(`/api/v1/sequences/enrollments/${id}`)).body.data;
+    const one = (await suite.t.http.get(`/api/v1/sequences/enrollments/${id}`)).body.data;
     expect(one).toMatchObject({
       _id: id,
       status: 'completed',
@@ -227,13 +224,13 @@ describe('an enrollment walks every kind of node', () => {
       sequenceVersion: 1,
     });
     expect(one.steps).toHaveLength(8);
-    expect((await t.http.get(`/api/v1/sequences/${seqId}/enrollments?status=completed`)).body).toMatchObject({
+    expect((await suite.t.http.get(`/api/v1/sequences/${seqId}/enrollments?status=completed`)).body).toMatchObject({
       total: 1,
       data: [{ _id: id }],
     });
 
     // The workflow is findable by its search attributes; the sequence name is in the memo.
-    const wf = await h.client.workflow.getHandle(`sequence-enrollment:${t.workspaceId}:${id}`).describe();
+    const wf = await suite.h.client.workflow.getHandle(`sequence-enrollment:${suite.t.workspaceId}:${id}`).describe();
     expect(wf.type).toBe('sequenceEnrollmentWorkflow');
     expect(wf.memo).toMatchObject({ sequenceName: 'Full walk', enrollmentId: id });
     expect(wf.typedSearchAttributes.get({ name: 'CrmSequenceId', type: 'KEYWORD' } as never)).toBe(seqId);
@@ -242,7 +239,7 @@ describe('an enrollment walks every kind of node', () => {
 
   it('a condition that fails takes the false branch; a send without a recipient is skipped, not failed', async () => {
     const l = await lead({ title: 'No contact' });
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       nodes: [
         { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
         {
@@ -272,13 +269,14 @@ describe('an enrollment walks every kind of node', () => {
   }, 30_000);
 
   it('a company enrollment mails the contacts chosen by companyContactSelection, with the company address as fallback', async () => {
-    const company = (await t.http.post('/api/v1/companies', { name: 'Selection A/S', email: uniqueMail('info') })).body
-      .data;
+    const company = (await suite.t.http.post('/api/v1/companies', { name: 'Selection A/S', email: uniqueMail('info') }))
+      .body.data;
     const ceo = await person({ firstName: 'Cleo', title: 'CEO', companyId: company._id });
     await person({ firstName: 'Dev', title: 'Developer', companyId: company._id });
-    const empty = (await t.http.post('/api/v1/companies', { name: 'Empty ApS', email: uniqueMail('empty') })).body.data;
+    const empty = (await suite.t.http.post('/api/v1/companies', { name: 'Empty ApS', email: uniqueMail('empty') })).body
+      .data;
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([
         emailNode({
           subject: 'Hi {{company.name}}',
@@ -301,7 +299,7 @@ describe('an enrollment walks every kind of node', () => {
     const p = await person();
     const l = await lead({ personRef: p._id, status: 'lost' });
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([
         emailNode({
           subject: 'Skipped',
@@ -313,7 +311,7 @@ describe('an enrollment walks every kind of node', () => {
     );
     const id = await enroll(seqId, 'Lead', l._id);
     await untilStep(id, 's2', ['waiting']);
-    const put = await t.http.put(
+    const put = await suite.t.http.put(
       `/api/v1/sequences/${seqId}`,
       line([emailNode({ subject: 'Skipped' }), waitNode({ waitHours: 1 }), emailNode({ subject: 'Version two' })]),
     );
@@ -329,7 +327,7 @@ describe('an enrollment walks every kind of node', () => {
 });
 
 describe('send_sms with an SMS template (smsMode template, templateId)', () => {
-  const smsTemplate = async (message: string, http = t.http) => {
+  const smsTemplate = async (message: string, http = suite.t.http) => {
     const res = await http.post('/api/v1/sms-templates', { name: `Tpl ${++n}-${Date.now().toString(36)}`, message });
     expect(res.status).toBe(201);
     return res.body.data._id as string;
@@ -337,14 +335,14 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
   const smsNode = (data: Record<string, unknown>) => ({ type: 'send_sms', data: { phoneField: 'mobile', ...data } });
 
   it('a templateId must name an SMS template of this workspace: 400 with details on create, update and toggle', async () => {
-    const other = await h.app.tenant('Other SMS templates');
+    const other = await suite.h.app.tenant('Other SMS templates');
     const foreign = await smsTemplate('Not yours', other.http);
     const emailTpl = (
-      await t.http.post('/api/v1/email-templates', { name: `Mail ${Date.now()}`, bodyHtml: '<p>x</p>' })
+      await suite.t.http.post('/api/v1/email-templates', { name: `Mail ${Date.now()}`, bodyHtml: '<p>x</p>' })
     ).body.data._id as string;
     const mine = await smsTemplate('Hi {{contact.firstName}}');
     for (const templateId of ['0123456789abcdef01234567', foreign, emailTpl, 'not-an-id']) {
-      const res = await t.http.post('/api/v1/sequences', {
+      const res = await suite.t.http.post('/api/v1/sequences', {
         name: 'Bad template',
         ...line([smsNode({ smsMode: 'template', templateId })]),
       });
@@ -359,7 +357,7 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
       ]);
     }
     // An SMS template id in send_email is not an e-mail template either.
-    const wrongChannel = await t.http.post('/api/v1/sequences', {
+    const wrongChannel = await suite.t.http.post('/api/v1/sequences', {
       name: 'Bad template',
       ...line([{ type: 'send_email', data: { templateId: mine } }]),
     });
@@ -372,8 +370,8 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
       },
     ]);
     // A templateId alone is template mode: no message needed.
-    const seqId = await createSequence(t.http, line([smsNode({ templateId: mine })]), { active: false });
-    const put = await t.http.put(
+    const seqId = await createSequence(suite.t.http, line([smsNode({ templateId: mine })]), { active: false });
+    const put = await suite.t.http.put(
       `/api/v1/sequences/${seqId}`,
       line([smsNode({ smsMode: 'template', templateId: foreign })]),
     );
@@ -387,8 +385,8 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
       },
     ]);
     // Deleted after it was written: activation refuses it.
-    expect((await t.http.delete(`/api/v1/sms-templates/${mine}`)).status).toBe(200);
-    const toggle = await t.http.post(`/api/v1/sequences/${seqId}/toggle`);
+    expect((await suite.t.http.delete(`/api/v1/sms-templates/${mine}`)).status).toBe(200);
+    const toggle = await suite.t.http.post(`/api/v1/sequences/${seqId}/toggle`);
     expect(toggle.status).toBe(400);
     expect(toggle.body.details).toEqual([
       {
@@ -405,7 +403,7 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
     const l = await lead({ personRef: p._id, title: 'Harbour Cafe' });
     const templateId = await smsTemplate('Hi {{contact.firstName}}, about {{lead.title}} ({{workspace.name}})');
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([
         smsNode({ smsMode: 'template', templateId, senderType: 'alphanumeric', senderId: 'ACMESales' }),
         waitNode({ waitHours: 1 }),
@@ -422,15 +420,18 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
     ]);
     // Like an e-mail template, the step refers to the template and reads it when it sends.
     expect(
-      (await t.http.put(`/api/v1/sms-templates/${templateId}`, { message: 'Still there, {{contact.firstName}}?' }))
-        .status,
+      (
+        await suite.t.http.put(`/api/v1/sms-templates/${templateId}`, {
+          message: 'Still there, {{contact.firstName}}?',
+        })
+      ).status,
     ).toBe(200);
     await untilStep(id, 's4', ['waiting']);
     expect(smsTo(phone).map((r) => JSON.parse(r.body).message)).toEqual([
       'Hi Grace, about Harbour Cafe (Sequence engine)',
       'Still there, Grace?',
     ]);
-    expect((await t.http.delete(`/api/v1/sms-templates/${templateId}`)).status).toBe(200);
+    expect((await suite.t.http.delete(`/api/v1/sms-templates/${templateId}`)).status).toBe(200);
     const exited = await untilStatus(id, ['exited']);
     expect(exited.exitReason).toBe('error');
     expect(exited.error).toContain(`send_sms.templateId: no SMS template ${templateId} in this workspace`);
@@ -443,13 +444,13 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
   const parallel = (seqId: string, leadId: string, k: number) =>
     Promise.all(
       Array.from({ length: k }, () =>
-        t.http.post(`/api/v1/sequences/${seqId}/enroll`, { entityType: 'Lead', entityId: leadId }),
+        suite.t.http.post(`/api/v1/sequences/${seqId}/enroll`, { entityType: 'Lead', entityId: leadId }),
       ),
     );
   const running = async (seqId: string, leadId: string) =>
     em().count(SequenceEnrollment, { sequenceId: seqId, entityId: leadId, status: { $in: ['active', 'paused'] } });
   const longSequence = (duplicateHandling: string) =>
-    createSequence(t.http, { ...line([waitNode({ waitDays: 30 }), emailNode()]), duplicateHandling });
+    createSequence(suite.t.http, { ...line([waitNode({ waitDays: 30 }), emailNode()]), duplicateHandling });
 
   it('block: exactly one of 6 concurrent enrolls wins, the others are 409; eligibility says already_enrolled', async () => {
     const seqId = await longSequence('block');
@@ -462,10 +463,11 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
     });
     expect(await running(seqId, l._id)).toBe(1);
     expect(
-      (await t.http.get(`/api/v1/sequences/${seqId}/enroll-eligibility?entityType=Lead&entityId=${l._id}`)).body.data,
+      (await suite.t.http.get(`/api/v1/sequences/${seqId}/enroll-eligibility?entityType=Lead&entityId=${l._id}`)).body
+        .data,
     ).toEqual({ eligible: false, reason: 'already_enrolled' });
     // forceRestart overrides block.
-    const forced = await t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
+    const forced = await suite.t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
       entityType: 'Lead',
       entityId: l._id,
       forceRestart: true,
@@ -498,7 +500,8 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
     expect(res.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     expect(await running(seqId, l._id)).toBe(4);
     expect(
-      (await t.http.get(`/api/v1/sequences/${seqId}/enroll-eligibility?entityType=Lead&entityId=${l._id}`)).body.data,
+      (await suite.t.http.get(`/api/v1/sequences/${seqId}/enroll-eligibility?entityType=Lead&entityId=${l._id}`)).body
+        .data,
     ).toEqual({ eligible: true, reason: 'already_enrolled_parallel_allowed' });
   }, 30_000);
 
@@ -507,7 +510,7 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
     const a = await lead();
     const b = await lead();
     await enroll(seqId, 'Lead', b._id);
-    const res = await t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
+    const res = await suite.t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
       entityType: 'Lead',
       entityIds: [a._id, b._id, '0123456789abcdef01234567'],
       source: 'import',
@@ -529,7 +532,7 @@ describe('a wait after a slow step ends on time', () => {
     const p = await person();
     const l = await lead({ personRef: p._id });
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([{ type: 'send_sms', data: { phoneField: 'mobile', message: 'Hi' } }, waitNode({ waitHours: 1 })]),
     );
     // Refused twice, then sent: the step's retries (1 s, then 2 s later) run inside one workflow task.
@@ -557,22 +560,22 @@ describe('a wait after a slow step ends on time', () => {
 describe('pause, resume, unenroll (workflow updates)', () => {
   it('pause → 409 on a second pause → resume → unenroll (exited, manual) → 409', async () => {
     const l = await lead();
-    const seqId = await createSequence(t.http, line([waitNode({ waitDays: 30 }), emailNode()]));
+    const seqId = await createSequence(suite.t.http, line([waitNode({ waitDays: 30 }), emailNode()]));
     const id = await enroll(seqId, 'Lead', l._id);
     await untilStep(id, 's1', ['waiting']);
     const base = `/api/v1/sequences/enrollments/${id}`;
-    expect((await t.http.post(`${base}/resume`)).status).toBe(409);
-    expect((await t.http.post(`${base}/pause`)).body).toEqual({ data: { paused: true } });
+    expect((await suite.t.http.post(`${base}/resume`)).status).toBe(409);
+    expect((await suite.t.http.post(`${base}/pause`)).body).toEqual({ data: { paused: true } });
     expect((await enrollmentRow(id))!.status).toBe('paused');
-    const again = await t.http.post(`${base}/pause`);
+    const again = await suite.t.http.post(`${base}/pause`);
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('invalid_state');
-    expect((await t.http.post(`${base}/resume`)).body).toEqual({ data: { resumed: true } });
+    expect((await suite.t.http.post(`${base}/resume`)).body).toEqual({ data: { resumed: true } });
     expect((await enrollmentRow(id))!.status).toBe('active');
-    expect((await t.http.post(`${base}/unenroll`)).body).toEqual({ data: { unenrolled: true } });
+    expect((await suite.t.http.post(`${base}/unenroll`)).body).toEqual({ data: { unenrolled: true } });
     expect(await enrollmentRow(id)).toMatchObject({ status: 'exited', exitReason: 'manual' });
     for (const action of ['pause', 'resume', 'unenroll'])
-      expect((await t.http.post(`${base}/${action}`)).status).toBe(409);
+      expect((await suite.t.http.post(`${base}/${action}`)).status).toBe(409);
     expect(await eventsOf(id)).toEqual([
       'sequence_enrolled',
       'sequence_paused',
@@ -580,22 +583,22 @@ describe('pause, resume, unenroll (workflow updates)', () => {
       'sequence_unenrolled',
     ]);
     await waitFor(() => workflowCompleted(id), 10_000, 'workflow end');
-    expect((await t.http.post(`${base}/pause`, { durationDays: 0 })).status).toBe(400);
-    expect((await t.http.post(`${base}/pause`, { durationDays: 366 })).status).toBe(400);
-    expect((await t.http.post('/api/v1/sequences/enrollments/0123456789abcdef01234567/pause')).status).toBe(404);
+    expect((await suite.t.http.post(`${base}/pause`, { durationDays: 0 })).status).toBe(400);
+    expect((await suite.t.http.post(`${base}/pause`, { durationDays: 366 })).status).toBe(400);
+    expect((await suite.t.http.post('/api/v1/sequences/enrollments/0123456789abcdef01234567/pause')).status).toBe(404);
   }, 30_000);
 
   it('pause with durationDays resumes by itself; a pause holds sends until then', async () => {
     const p = await person();
     const l = await lead({ personRef: p._id });
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([waitNode({ waitHours: 1 }), emailNode({ subject: 'After the pause' })]),
     );
     const id = await enroll(seqId, 'Lead', l._id);
     await untilStep(id, 's1', ['waiting']);
     // 0.002 days = 172.8 s, 0.17 s at the test scale... use 0.05 days = 4.32 s.
-    const paused = await t.http.post(`/api/v1/sequences/enrollments/${id}/pause`, { durationDays: 0.05 });
+    const paused = await suite.t.http.post(`/api/v1/sequences/enrollments/${id}/pause`, { durationDays: 0.05 });
     expect(paused.status).toBe(200);
     const row = await enrollmentRow(id);
     expect(row!.status).toBe('paused');
@@ -621,7 +624,10 @@ describe('exit conditions from outbox events', () => {
   const parked = async (settings: Record<string, unknown> = {}) => {
     const p = await person();
     const l = await lead({ personRef: p._id, status: 'new' });
-    const seqId = await createSequence(t.http, { ...line([waitNode({ waitDays: 30 }), emailNode()]), ...settings });
+    const seqId = await createSequence(suite.t.http, {
+      ...line([waitNode({ waitDays: 30 }), emailNode()]),
+      ...settings,
+    });
     const id = await enroll(seqId, 'Lead', l._id);
     await untilStep(id, 's1', ['waiting']);
     return { p, l, seqId, id };
@@ -665,29 +671,30 @@ describe('exit conditions from outbox events', () => {
 
   it('lead status change: only the listed statuses exit (lead_status)', async () => {
     const a = await parked({ exitConditions: { onLeadStatusChange: { enabled: true, statuses: ['qualified'] } } });
-    await t.http.put(`/api/v1/leads/${a.l._id}`, { status: 'working' });
+    await suite.t.http.put(`/api/v1/leads/${a.l._id}`, { status: 'working' });
     await new Promise((r) => setTimeout(r, 1500));
     expect((await enrollmentRow(a.id))!.status).toBe('active');
-    await t.http.put(`/api/v1/leads/${a.l._id}`, { status: 'Qualified' });
+    await suite.t.http.put(`/api/v1/leads/${a.l._id}`, { status: 'Qualified' });
     expect(await untilStatus(a.id, ['exited'])).toMatchObject({ exitReason: 'lead_status' });
   }, 30_000);
 
   it('deal stage change exits a deal enrollment when the stage is listed (deal_stage)', async () => {
     const flow = (
-      await t.http.post('/api/v1/flows', {
+      await suite.t.http.post('/api/v1/flows', {
         title: `Flow ${n++}`,
         stages: [{ title: 'New' }, { title: 'Demo' }, { title: 'Won', type: 'won' }],
       })
     ).body.data;
-    const deal = (await t.http.post('/api/v1/deals', { title: 'Big deal', value: 100, flowId: flow._id })).body.data;
+    const deal = (await suite.t.http.post('/api/v1/deals', { title: 'Big deal', value: 100, flowId: flow._id })).body
+      .data;
     const demo = flow.stages.find((s: { title: string }) => s.title === 'Demo');
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       ...line([waitNode({ waitDays: 30 }), emailNode()]),
       exitConditions: { onDealStageChange: { enabled: true, stages: [demo._id ?? demo.id] } },
     });
     const id = await enroll(seqId, 'Deal', deal._id);
     await untilStep(id, 's1', ['waiting']);
-    const moved = await t.http.put(`/api/v1/deals/${deal._id}`, { stageId: demo._id ?? demo.id });
+    const moved = await suite.t.http.put(`/api/v1/deals/${deal._id}`, { stageId: demo._id ?? demo.id });
     expect(moved.status).toBe(200);
     expect(await untilStatus(id, ['exited'])).toMatchObject({ exitReason: 'deal_stage' });
   }, 30_000);
@@ -697,13 +704,13 @@ describe('exit conditions from outbox events', () => {
     const l = await lead({ personRef: p._id });
     const other = await parked();
     const seqA = await createSequence(
-      t.http,
+      suite.t.http,
       line([
         emailNode({ unsubscribeLinkEnabled: true, unsubscribeLinkPreset: 'Stop these e-mails' }),
         waitNode({ waitDays: 30 }),
       ]),
     );
-    const seqB = await createSequence(t.http, line([waitNode({ waitDays: 30 }), emailNode()]));
+    const seqB = await createSequence(suite.t.http, line([waitNode({ waitDays: 30 }), emailNode()]));
     const a = await enroll(seqA, 'Lead', l._id);
     const b = await enroll(seqB, 'People', p._id);
     await untilStep(a, 's2', ['waiting']);
@@ -712,16 +719,16 @@ describe('exit conditions from outbox events', () => {
       .replace(/=3D/g, '=');
     const link = /href="(http[^"]+\/api\/unsubscribe\/[^"]+)"/.exec(raw)![1]!;
     expect(raw).toContain('Stop these e-mails');
-    const res = await h.app.anonymous.get(new URL(link).pathname);
+    const res = await suite.h.app.anonymous.get(new URL(link).pathname);
     expect(res.status).toBe(200);
     expect(String(res.body)).toContain('unsubscribed');
     expect(await untilStatus(a, ['exited'])).toMatchObject({ exitReason: 'unsubscribed' });
     expect(await untilStatus(b, ['exited'])).toMatchObject({ exitReason: 'unsubscribed' });
     expect((await enrollmentRow(other.id))!.status).toBe('active');
-    const again = await t.http.post(`/api/v1/sequences/${seqB}/enroll`, { entityType: 'Lead', entityId: l._id });
+    const again = await suite.t.http.post(`/api/v1/sequences/${seqB}/enroll`, { entityType: 'Lead', entityId: l._id });
     expect(again.status).toBe(409);
     expect(again.body.details).toEqual({ code: 'unsubscribed' });
-    expect((await h.app.anonymous.post(`/api/unsubscribe/${'x'.repeat(30)}`)).status).toBe(404);
+    expect((await suite.h.app.anonymous.post(`/api/unsubscribe/${'x'.repeat(30)}`)).status).toBe(404);
   }, 40_000);
 });
 
@@ -730,15 +737,15 @@ describe('durability', () => {
     const p = await person();
     const l = await lead({ personRef: p._id });
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([emailNode({ subject: 'one' }), waitNode({ waitHours: 1 }), emailNode({ subject: 'two' })]),
     );
     const id = await enroll(seqId, 'Lead', l._id);
     await untilStep(id, 's2', ['waiting']);
-    await h.stopWorker();
+    await suite.h.stopWorker();
     await new Promise((r) => setTimeout(r, 4000));
     expect((await enrollmentRow(id))!.status).toBe('active');
-    await h.startWorker();
+    await suite.h.startWorker();
     await untilStatus(id, ['completed'], 30_000);
     expect(mailsTo(p.emails[0].email).map((m) => m.headers.subject)).toEqual(['one', 'two']);
   }, 60_000);
@@ -747,7 +754,7 @@ describe('durability', () => {
 describe('bookkeeping folded into the API and the step activity', () => {
   const smsThenWait = () =>
     createSequence(
-      t.http,
+      suite.t.http,
       line([
         { type: 'send_sms', data: { phoneField: 'mobile', message: 'Hi' } },
         waitNode({ waitDays: 30 }),
@@ -772,7 +779,7 @@ describe('bookkeeping folded into the API and the step activity', () => {
       ['s1', 'completed'],
       ['s2', 'waiting'],
     ]);
-    expect((await t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).status).toBe(200);
+    expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).status).toBe(200);
     expect(await enrollmentRow(id)).toMatchObject({ status: 'exited', nextActionAt: null });
     // The wait it ended in is closed, not left waiting.
     expect((await stepsOf(id)).find((s) => s.nodeId === 's2')).toMatchObject({
@@ -784,7 +791,7 @@ describe('bookkeeping folded into the API and the step activity', () => {
   it('failureBehavior retry: a step (a local activity) that fails twice is tried again and the run goes on', async () => {
     const p = await person();
     const l = await lead({ personRef: p._id });
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       ...line([{ type: 'send_sms', data: { phoneField: 'mobile', message: 'Hi' } }, waitNode({ waitDays: 30 })]),
       executionSettings: { failureBehavior: 'retry', retryMaxAttempts: 3, retryIntervalMinutes: 1 },
     });
@@ -815,7 +822,7 @@ describe('bookkeeping folded into the API and the step activity', () => {
     try {
       const id = await enroll(seqId, 'Lead', l._id);
       await waitFor(async () => gateway.requests.length > seen, 20_000, 'the SMS to reach the gateway');
-      expect((await t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).body).toEqual({
+      expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).body).toEqual({
         data: { unenrolled: true },
       });
       await waitFor(() => workflowCompleted(id), 20_000, 'workflow end');

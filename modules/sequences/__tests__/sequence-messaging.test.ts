@@ -13,21 +13,18 @@ import { createSequenceWorkflowPort } from '../sequence-client';
 import { workspaceCtx } from '../../../test/support/automations';
 import { signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken } from '../unsubscribe';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import type { Tenant } from '../../../test/support/app';
-import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { waitFor } from '../../../test/support/automation-engine';
 import { connectAccount, createTemplateToDelete } from '../../../test/support/email';
 import { createSequence, line, waitNode } from '../../../test/support/sequences';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { withEngine } from '../../../test/support/engine-suite';
+import { engineSuite } from '../../../test/support/engine-suite';
 
-let h: EngineHarness;
-let t: Tenant;
 let smtp: LocalSmtp;
 let mailbox: { id: string; address: string };
 beforeAll(async () => {
   smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
 });
-withEngine('Sequence messaging', (s) => ({ h, t } = s), {
+const suite = engineSuite('Sequence messaging', {
   env: () => ({
     SMTP_URL: `smtp://mailer:s3cret-smtp@127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Fallback <fallback@example.test>',
@@ -35,7 +32,7 @@ withEngine('Sequence messaging', (s) => ({ h, t } = s), {
   }),
 });
 beforeAll(async () => {
-  const account = (await connectAccount(h.app, t.workspaceId, smtp.port)).account;
+  const account = (await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port)).account;
   mailbox = { id: String(account._id), address: String(account.emailAddress) };
 });
 afterAll(() => smtp?.close());
@@ -44,25 +41,28 @@ let n = 0;
 const uniqueMail = () => `ada${++n}-${Date.now().toString(36)}@example.test`;
 const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 const enrollment = (id: string) =>
-  forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(SequenceEnrollment, { _id: id });
+  forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId).findOne(SequenceEnrollment, { _id: id });
 
 async function enrollPerson(sequenceId: string) {
   const address = uniqueMail();
   const p = (
-    await t.http.post('/api/v1/people', {
+    await suite.t.http.post('/api/v1/people', {
       firstName: 'Ada',
       lastName: 'Lovelace',
       emails: [{ email: address, label: 'work' }],
     })
   ).body.data;
-  const l = (await t.http.post('/api/v1/leads', { title: 'Nordic Bikes', personRef: p._id })).body.data;
-  const res = await t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, { entityType: 'Lead', entityId: l._id });
+  const l = (await suite.t.http.post('/api/v1/leads', { title: 'Nordic Bikes', personRef: p._id })).body.data;
+  const res = await suite.t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, {
+    entityType: 'Lead',
+    entityId: l._id,
+  });
   expect(res.status).toBe(201);
   return { address, enrollmentId: res.body.data.enrollmentId as string };
 }
 
 it('send_email with templateId and senderAccountId: the template rendered for the contact, from the mailbox, tracked, with a signed unsubscribe link', async () => {
-  const template = await t.http.post('/api/v1/email-templates', {
+  const template = await suite.t.http.post('/api/v1/email-templates', {
     name: `Intro ${Date.now()}`,
     category: 'follow-up',
     metadata: { subject: 'Template for {{contact.firstName}}' },
@@ -70,7 +70,7 @@ it('send_email with templateId and senderAccountId: the template rendered for th
       '<p>Hello {{contact.firstName}} at {{lead.title}}, see <a href="https://example.com/offer?x=1">the offer</a></p>',
   });
   expect(template.status).toBe(201);
-  const seqId = await createSequence(t.http, {
+  const seqId = await createSequence(suite.t.http, {
     ...line([
       {
         type: 'send_email',
@@ -100,7 +100,7 @@ it('send_email with templateId and senderAccountId: the template rendered for th
   expect(raw).toMatch(/\/api\/track\/email\/click\/[0-9a-f]{48}\.[^"]+\?u=https%3A%2F%2Fexample\.com%2Foffer/);
   const link = /href="(http[^"]+\/api\/unsubscribe\/[^"]+)"/.exec(raw)![1]!;
   const token = new URL(link).pathname.split('/').pop()!;
-  expect(token).toBe(`${t.workspaceId}${enrollmentId}.${token.split('.')[1]}`);
+  expect(token).toBe(`${suite.t.workspaceId}${enrollmentId}.${token.split('.')[1]}`);
 
   // A forged or altered token opens nothing; the genuine one exits the enrollment.
   const [ids, sig] = token.split('.') as [string, string];
@@ -108,10 +108,10 @@ it('send_email with templateId and senderAccountId: the template rendered for th
     `${ids}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`,
     `${ids.slice(0, 24)}${'0'.repeat(24)}.${sig}`,
   ]) {
-    expect((await h.app.anonymous.post(`/api/unsubscribe/${bad}`)).status).toBe(404);
+    expect((await suite.h.app.anonymous.post(`/api/unsubscribe/${bad}`)).status).toBe(404);
   }
   expect((await enrollment(enrollmentId))!.status).toBe('active');
-  const res = await h.app.anonymous.post(new URL(link).pathname);
+  const res = await suite.h.app.anonymous.post(new URL(link).pathname);
   expect(res.status).toBe(200);
   expect(res.body.data).toMatchObject({ unsubscribed: true });
   await waitFor(async () => (await enrollment(enrollmentId))?.status === 'exited', 20_000, 'the enrollment to exit');
@@ -119,7 +119,7 @@ it('send_email with templateId and senderAccountId: the template rendered for th
 }, 60_000);
 
 it('tracking off in the sequence settings sends the body untouched (no pixel, no click redirect)', async () => {
-  const seqId = await createSequence(t.http, {
+  const seqId = await createSequence(suite.t.http, {
     ...line([
       {
         type: 'send_email',
@@ -144,7 +144,7 @@ it('tracking off in the sequence settings sends the body untouched (no pixel, no
 }, 40_000);
 
 it('an unknown templateId is refused when the sequence is written, or fails the step permanently', async () => {
-  const refused = await t.http.post('/api/v1/sequences', {
+  const refused = await suite.t.http.post('/api/v1/sequences', {
     name: 'Unknown template',
     ...line([{ type: 'send_email', data: { templateId: '0123456789abcdef01234567', emailMode: 'template' } }]),
   });
@@ -158,12 +158,12 @@ it('an unknown templateId is refused when the sequence is written, or fails the 
     },
   ]);
   // Deleted after the sequence was written and activated: the step fails when it sends.
-  const template = await createTemplateToDelete(t.http);
+  const template = await createTemplateToDelete(suite.t.http);
   const seqId = await createSequence(
-    t.http,
+    suite.t.http,
     line([{ type: 'send_email', data: { templateId: template._id, emailMode: 'template' } }]),
   );
-  expect((await t.http.delete(`/api/v1/email-templates/${template._id}`)).status).toBeLessThan(300);
+  expect((await suite.t.http.delete(`/api/v1/email-templates/${template._id}`)).status).toBeLessThan(300);
   const { enrollmentId } = await enrollPerson(seqId);
   await waitFor(async () => (await enrollment(enrollmentId))?.status === 'exited', 20_000, 'the enrollment to exit');
   expect((await enrollment(enrollmentId))!.error).toMatch(/templateId/);
@@ -183,15 +183,15 @@ it('unsubscribe tokens are HMACs of workspace and enrollment under a key from CR
 
 /** The engine's deps for the reconciler and the enroll path: the harness's ORM and workflow port. */
 const reconcileDeps = () => ({
-  orm: h.app.runtime.deps.orm,
+  orm: suite.h.app.runtime.deps.orm,
   log: createLogger('silent', 'test'),
-  workflows: createSequenceWorkflowPort(h.client, h.taskQueue),
+  workflows: createSequenceWorkflowPort(suite.h.client, suite.h.taskQueue),
   waitScale: 0.001,
 });
 /** One reconciler pass over this file's workspace (with its default grace period unless `graceMs` is given). */
 const reconcile = (graceMs?: number) =>
   reconcileEnrollments(reconcileDeps(), {
-    workspaceIds: [t.workspaceId],
+    workspaceIds: [suite.t.workspaceId],
     ...(graceMs === undefined ? {} : { graceMs }),
   });
 const parkedOnWait = (enrollmentId: string) =>
@@ -204,7 +204,7 @@ const parkedOnWait = (enrollmentId: string) =>
 /** A sequence `send_email → wait 30 days` and a person with a fresh address, for the reconciler's orphan cases. */
 async function orphanCase(subject: string) {
   const seqId = await createSequence(
-    t.http,
+    suite.t.http,
     line([
       {
         type: 'send_email',
@@ -214,15 +214,16 @@ async function orphanCase(subject: string) {
     ]),
   );
   const address = uniqueMail();
-  const p = (await t.http.post('/api/v1/people', { firstName: 'Ada', emails: [{ email: address, label: 'work' }] }))
-    .body.data;
+  const p = (
+    await suite.t.http.post('/api/v1/people', { firstName: 'Ada', emails: [{ email: address, label: 'work' }] })
+  ).body.data;
   return { seqId, address, p };
 }
 
 it('an enrollment committed without a started workflow (the enrolling process died) is started by the reconciler, once', async () => {
   const { seqId, address, p } = await orphanCase('Orphan');
   // The enroll call's transaction committed, its process died before the start: a row and no workflow.
-  const ctx = await workspaceCtx(h.app, t.http);
+  const ctx = await workspaceCtx(suite.h.app, suite.t.http);
   const sequence = await ctx.em.findOneOrFail(Sequence, { _id: seqId });
   const row = createRecord(ctx, SequenceEnrollment, {
     sequenceId: seqId,
@@ -246,7 +247,7 @@ it('an enrollment committed without a started workflow (the enrolling process di
     enrolledBy: ctx.actor.userId,
     unsubscribeToken: `legacy-${Date.now().toString(36)}-orphan-token`,
   });
-  row.workflowId = enrollmentWorkflowId(t.workspaceId, row._id);
+  row.workflowId = enrollmentWorkflowId(suite.t.workspaceId, row._id);
   await ctx.em.flush();
   // Within the grace period an enroll call may still be starting it: left alone.
   expect(await reconcile()).toEqual({ started: 0, checked: 0 });
@@ -264,7 +265,7 @@ it('an enrollment committed without a started workflow (the enrolling process di
 
 it('a row the enroll path committed is queued for the starter, not an orphan of the reconciler: it runs once', async () => {
   const { seqId, address, p } = await orphanCase('Orphan two');
-  const ctx = await workspaceCtx(h.app, t.http);
+  const ctx = await workspaceCtx(suite.h.app, suite.t.http);
   // The enroll path commits its rows (with their start step) queued and starts nothing itself.
   const [r] = await enrollEntities(ctx, reconcileDeps(), seqId, 'People', [p._id]);
   expect(r).toMatchObject({ success: true, action: 'enrolled' });
@@ -277,8 +278,8 @@ it('a row the enroll path committed is queued for the starter, not an orphan of 
 }, 40_000);
 
 it('emailIntervalSeconds spaces the e-mails of one mailbox across enrollments', async () => {
-  const own = (await connectAccount(h.app, t.workspaceId, smtp.port)).account;
-  const seqId = await createSequence(t.http, {
+  const own = (await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port)).account;
+  const seqId = await createSequence(suite.t.http, {
     ...line([
       {
         type: 'send_email',

@@ -11,20 +11,17 @@ import { setEmailAccountCaps } from '../../email/email-accounts.service';
 import { mailboxQuotaUsed } from '../../messaging/send-quota';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { SequenceEnrollment } from '../sequence.entity';
-import type { Tenant } from '../../../test/support/app';
-import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { waitFor } from '../../../test/support/automation-engine';
 import { connectAccount } from '../../../test/support/email';
-import { withEngine } from '../../../test/support/engine-suite';
+import { engineSuite } from '../../../test/support/engine-suite';
 import { createSequence, line } from '../../../test/support/sequences';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
-let h: EngineHarness;
-let t: Tenant;
 let smtp: LocalSmtp;
 beforeAll(async () => {
   smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
 });
-withEngine('Sequence recipient time', (s) => ({ h, t } = s), {
+const suite = engineSuite('Sequence recipient time', {
   env: () => ({
     SMTP_URL: `smtp://mailer:s3cret-smtp@127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Fallback <fallback@example.test>',
@@ -38,13 +35,13 @@ afterAll(() => smtp?.close());
 /** With RECORD_FIXTURES=1: the run's history as a replay fixture (domain/workflow-kinds.ts replayFixtures). */
 async function recordFixture(workflowId: string, name: string): Promise<void> {
   if (!process.env.RECORD_FIXTURES) return;
-  const history = JSON.parse(historyToJSON(await h.client.workflow.getHandle(workflowId).fetchHistory()));
+  const history = JSON.parse(historyToJSON(await suite.h.client.workflow.getHandle(workflowId).fetchHistory()));
   writeFileSync(path.join(__dirname, '../fixtures', name), JSON.stringify(history, null, 2));
 }
 
 let n = 0;
 const uniqueMail = () => `rt${++n}-${Date.now().toString(36)}@example.test`;
-const em = () => forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+const em = () => forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId);
 const enrollment = (id: string) => em().findOne(SequenceEnrollment, { _id: id });
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 
@@ -79,16 +76,16 @@ async function enrollContact(
   lead: Record<string, unknown> = {},
 ) {
   const address = uniqueMail();
-  const p = await t.http.post('/api/v1/people', {
+  const p = await suite.t.http.post('/api/v1/people', {
     firstName: 'Grace',
     lastName: 'Hopper',
     emails: [{ email: address, label: 'work' }],
     ...person,
   });
   expect(p.status).toBe(201);
-  const l = await t.http.post('/api/v1/leads', { title: 'Navy', personRef: p.body.data._id, ...lead });
+  const l = await suite.t.http.post('/api/v1/leads', { title: 'Navy', personRef: p.body.data._id, ...lead });
   expect(l.status).toBe(201);
-  const res = await t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, {
+  const res = await suite.t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, {
     entityType: 'Lead',
     entityId: l.body.data._id,
   });
@@ -98,31 +95,33 @@ async function enrollContact(
 
 describe('timeZone on people and leads', () => {
   it('accepts IANA names (stored canonical), clears with null, refuses anything else with 400', async () => {
-    const ok = await t.http.post('/api/v1/people', { firstName: 'Zoe', timeZone: ' america/new_york ' });
+    const ok = await suite.t.http.post('/api/v1/people', { firstName: 'Zoe', timeZone: ' america/new_york ' });
     expect(ok.status).toBe(201);
     expect(ok.body.data.timeZone).toBe('America/New_York');
-    expect((await t.http.get(`/api/v1/people/${ok.body.data._id}`)).body.data.timeZone).toBe('America/New_York');
+    expect((await suite.t.http.get(`/api/v1/people/${ok.body.data._id}`)).body.data.timeZone).toBe('America/New_York');
     for (const bad of ['Mars/Olympus_Mons', '+05:00', 'New York', 'x'.repeat(65), 42]) {
-      const res = await t.http.post('/api/v1/people', { firstName: 'Zoe', timeZone: bad });
+      const res = await suite.t.http.post('/api/v1/people', { firstName: 'Zoe', timeZone: bad });
       expect(res.status).toBe(400);
       expect(res.body.error).toBeDefined();
-      const lead = await t.http.post('/api/v1/leads', { title: 'Zoe', timeZone: bad });
+      const lead = await suite.t.http.post('/api/v1/leads', { title: 'Zoe', timeZone: bad });
       expect(lead.status).toBe(400);
     }
-    const put = await t.http.put(`/api/v1/people/${ok.body.data._id}`, { timeZone: 'Nowhere/City' });
+    const put = await suite.t.http.put(`/api/v1/people/${ok.body.data._id}`, { timeZone: 'Nowhere/City' });
     expect(put.status).toBe(400);
-    const cleared = await t.http.put(`/api/v1/people/${ok.body.data._id}`, { timeZone: null });
+    const cleared = await suite.t.http.put(`/api/v1/people/${ok.body.data._id}`, { timeZone: null });
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.timeZone).toBeNull();
-    const lead = await t.http.post('/api/v1/leads', { title: 'Zoe', timeZone: 'Asia/Kolkata' });
+    const lead = await suite.t.http.post('/api/v1/leads', { title: 'Zoe', timeZone: 'Asia/Kolkata' });
     expect(lead.status).toBe(201);
     expect(lead.body.data.timeZone).toBe('Asia/Kolkata');
-    const moved = await t.http.put(`/api/v1/leads/${lead.body.data._id}`, { timeZone: 'Europe/Berlin' });
+    const moved = await suite.t.http.put(`/api/v1/leads/${lead.body.data._id}`, { timeZone: 'Europe/Berlin' });
     expect(moved.body.data.timeZone).toBe('Europe/Berlin');
-    expect((await t.http.put(`/api/v1/leads/${lead.body.data._id}`, { timeZone: 'Europe/Berlin ' })).status).toBe(200);
-    expect((await t.http.put(`/api/v1/leads/${lead.body.data._id}`, { timeZone: 'UTC' })).body.data.timeZone).toBe(
-      'UTC',
+    expect((await suite.t.http.put(`/api/v1/leads/${lead.body.data._id}`, { timeZone: 'Europe/Berlin ' })).status).toBe(
+      200,
     );
+    expect(
+      (await suite.t.http.put(`/api/v1/leads/${lead.body.data._id}`, { timeZone: 'UTC' })).body.data.timeZone,
+    ).toBe('UTC');
   });
 });
 
@@ -130,7 +129,7 @@ describe("sends in the contact's time zone", () => {
   it('a contact in America/New_York waits for 09:00 New York time (the sequence zone is Asia/Tokyo): waitReason and nextActionAt on the enrollment and its step, and the workflow says so', async () => {
     // If New York happens to be inside 09:00-09:01 now, the send would go at once: wait that minute out.
     if (wall(Date.now(), 'America/New_York').hhmm === '09:00') await new Promise((r) => setTimeout(r, 61_000));
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       ...line([{ type: 'send_email', data: { subject: 'Morning', body: '<p>x</p>' } }]),
       sendSettings: { businessHoursOnly: true, businessStart: '09:00', businessEnd: '09:01', timezone: 'Asia/Tokyo' },
     });
@@ -151,7 +150,7 @@ describe("sends in the contact's time zone", () => {
     expect(e.nextActionAt!.getTime()).not.toBe(nextWallClock(started, 'Asia/Tokyo', '09:00'));
     expect(mailsTo(address)).toHaveLength(0);
 
-    const res = await t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`);
+    const res = await suite.t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       status: 'active',
@@ -175,16 +174,16 @@ describe("sends in the contact's time zone", () => {
     expect(step.output.timeZone).toBe('America/New_York');
 
     // Paused: the reason is the pause, for the row and the workflow; resumed, the send window again.
-    expect((await t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/pause`, {})).status).toBe(200);
-    const paused = (await t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`)).body.data;
+    expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/pause`, {})).status).toBe(200);
+    const paused = (await suite.t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`)).body.data;
     expect(paused).toMatchObject({ status: 'paused', waitReason: 'paused' });
     expect(paused.wait).toMatchObject({ source: 'workflow', waitingFor: 'paused', waitReason: 'paused' });
-    expect((await t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/resume`, {})).status).toBe(200);
-    const resumed = (await t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`)).body.data;
+    expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/resume`, {})).status).toBe(200);
+    const resumed = (await suite.t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`)).body.data;
     expect(resumed).toMatchObject({ status: 'active', waitReason: 'send_window' });
     expect(resumed.wait).toMatchObject({ source: 'workflow', waitingFor: 'send_window' });
-    expect((await t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/unenroll`, {})).status).toBe(200);
-    const ended = (await t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`)).body.data;
+    expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/unenroll`, {})).status).toBe(200);
+    const ended = (await suite.t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`)).body.data;
     expect(ended).toMatchObject({ status: 'exited', waitReason: null, nextActionAt: null, wait: null });
   }, 120_000);
 
@@ -198,7 +197,7 @@ describe("sends in the contact's time zone", () => {
       Number(wall(opens, 'America/New_York').hhmm.slice(0, 2)) < 21 ? 'America/New_York' : 'America/Los_Angeles';
     const start = wall(opens, zone).hhmm;
     const end = wall(opens + 2 * 3_600_000, zone).hhmm;
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       ...line([{ type: 'send_email', data: { subject: 'On time', body: '<p>x</p>' } }]),
       sendSettings: { businessHoursOnly: true, businessStart: start, businessEnd: end, timezone: 'Asia/Tokyo' },
     });
@@ -222,20 +221,21 @@ describe("sends in the contact's time zone", () => {
       'the enrollment to complete',
     );
     expect(done.waitReason).toBeNull();
-    await h.client.workflow.getHandle(done.workflowId).result();
+    await suite.h.client.workflow.getHandle(done.workflowId).result();
     await recordFixture(done.workflowId, 'sequence-enrollment-recipient-time.history.json');
-    expect((await t.http.post(`/api/v1/sequences/enrollments/${leadInTokyo.enrollmentId}/unenroll`, {})).status).toBe(
-      200,
-    );
+    expect(
+      (await suite.t.http.post(`/api/v1/sequences/enrollments/${leadInTokyo.enrollmentId}/unenroll`, {})).status,
+    ).toBe(200);
   }, 120_000);
 });
 
 describe('mailbox caps', () => {
   it('maxPerHour and maxPerDay: 1..1,000,000 (or null), maxPerHour not above maxPerDay', async () => {
-    const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 1_000_000 })).account;
+    const account = (await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port, { maxPerHour: 1_000_000 }))
+      .account;
     expect(account).toMatchObject({ maxPerHour: 1_000_000, maxPerDay: null });
     const set = (caps: { maxPerHour?: number | null; maxPerDay?: number | null }) =>
-      setEmailAccountCaps(h.app.runtime.deps.orm.em.fork(), t.workspaceId, String(account._id), caps);
+      setEmailAccountCaps(suite.h.app.runtime.deps.orm.em.fork(), suite.t.workspaceId, String(account._id), caps);
     for (const bad of [0, -1, 1_000_001, 2.5]) {
       await expect(set({ maxPerHour: bad })).rejects.toMatchObject({ code: 'validation' });
       await expect(set({ maxPerDay: bad })).rejects.toMatchObject({ code: 'validation' });
@@ -244,7 +244,7 @@ describe('mailbox caps', () => {
     expect(await set({ maxPerHour: 1, maxPerDay: 1_000_000 })).toMatchObject({ maxPerHour: 1, maxPerDay: 1_000_000 });
     expect(await set({ maxPerHour: null })).toMatchObject({ maxPerHour: null, maxPerDay: 1_000_000 });
     await expect(
-      connectAccount(h.app, t.workspaceId, smtp.port, {
+      connectAccount(suite.h.app, suite.t.workspaceId, smtp.port, {
         maxPerDay: 0,
         emailAddress: `zero-${Date.now()}@acme.example`,
       }),
@@ -252,10 +252,10 @@ describe('mailbox caps', () => {
   });
 
   it('a single send over the mailbox cap is refused with 429 rate_limited and Retry-After; the cap counts once per message', async () => {
-    const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 2 })).account;
+    const account = (await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port, { maxPerHour: 2 })).account;
     const to = uniqueMail();
     const send = (key: string) =>
-      t.http.post(
+      suite.t.http.post(
         '/api/v1/emails',
         { accountId: String(account._id), to: [to], subject: `Capped ${key}`, text: 'x' },
         { headers: { 'Idempotency-Key': key } },
@@ -269,7 +269,7 @@ describe('mailbox caps', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'rate_limited', details: { reason: 'mailbox_cap', period: 'hour' } });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await mailboxQuotaUsed(em(), t.workspaceId, String(account._id))).toMatchObject({ hour: 2 });
+    expect(await mailboxQuotaUsed(em(), suite.t.workspaceId, String(account._id))).toMatchObject({ hour: 2 });
   });
 
   it('exact under concurrency: 25 simultaneous sends on maxPerHour 7 give 7 sent and 18 refused; a refusal takes no unit of the other period', async () => {
@@ -277,12 +277,14 @@ describe('mailbox caps', () => {
     // Within a minute of the hour the caps' hour would turn mid-test: wait for it (up to 61 s, so the test's own
     // 60 s budget starts after that wait: 125 s in all; it timed out once when CI started at 04:59).
     if (msToHour < 60_000) await new Promise((r) => setTimeout(r, msToHour + 1000));
-    const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 7, maxPerDay: 100 })).account;
+    const account = (
+      await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port, { maxPerHour: 7, maxPerDay: 100 })
+    ).account;
     const accountId = String(account._id);
     const k = `conc-${Date.now()}`;
     const answers = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        t.http.post(
+        suite.t.http.post(
           '/api/v1/emails',
           { accountId, to: [uniqueMail()], subject: `Burst ${i}`, text: 'x' },
           { headers: { 'Idempotency-Key': `${k}-${i}` } },
@@ -292,12 +294,14 @@ describe('mailbox caps', () => {
     expect(answers.filter((a) => a.status === 201)).toHaveLength(7);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(18);
     // The day counts the 7 sent, not the 18 refused by the hour (their transactions rolled back).
-    expect(await mailboxQuotaUsed(em(), t.workspaceId, accountId)).toEqual({ hour: 7, day: 7 });
+    expect(await mailboxQuotaUsed(em(), suite.t.workspaceId, accountId)).toEqual({ hour: 7, day: 7 });
 
     // maxPerDay alone: the cap is the last accepted send, one more is refused.
-    const daily = String((await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerDay: 3 })).account._id);
+    const daily = String(
+      (await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port, { maxPerDay: 3 })).account._id,
+    );
     const sendDaily = () =>
-      t.http.post('/api/v1/emails', { accountId: daily, to: [uniqueMail()], subject: 'Daily', text: 'x' });
+      suite.t.http.post('/api/v1/emails', { accountId: daily, to: [uniqueMail()], subject: 'Daily', text: 'x' });
     for (let i = 0; i < 3; i++) expect((await sendDaily()).status).toBe(201);
     const over = await sendDaily();
     expect(over.status).toBe(429);
@@ -308,10 +312,10 @@ describe('mailbox caps', () => {
     // Not across an hour boundary (the cap is per calendar hour).
     const msToHour = 3_600_000 - (Date.now() % 3_600_000);
     if (msToHour < 150_000) await new Promise((r) => setTimeout(r, msToHour + 1000));
-    const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 10 })).account;
-    const second = await h.startWorker();
+    const account = (await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port, { maxPerHour: 10 })).account;
+    const second = await suite.h.startWorker();
     try {
-      const seqId = await createSequence(t.http, {
+      const seqId = await createSequence(suite.t.http, {
         ...line([
           {
             type: 'send_email',
@@ -324,11 +328,14 @@ describe('mailbox caps', () => {
       for (let i = 0; i < 30; i++) {
         const address = uniqueMail();
         addresses.push(address);
-        const p = await t.http.post('/api/v1/people', { firstName: `P${i}`, emails: [{ email: address }] });
-        const l = await t.http.post('/api/v1/leads', { title: `L${i}`, personRef: p.body.data._id });
+        const p = await suite.t.http.post('/api/v1/people', { firstName: `P${i}`, emails: [{ email: address }] });
+        const l = await suite.t.http.post('/api/v1/leads', { title: `L${i}`, personRef: p.body.data._id });
         leadIds.push(l.body.data._id);
       }
-      const res = await t.http.post(`/api/v1/sequences/${seqId}/enroll`, { entityType: 'Lead', entityIds: leadIds });
+      const res = await suite.t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
+        entityType: 'Lead',
+        entityIds: leadIds,
+      });
       expect(res.status).toBe(201);
       expect(res.body.data.enrolled).toBe(30);
       const rows = () => em().find(SequenceEnrollment, { sequenceId: seqId });
@@ -348,7 +355,7 @@ describe('mailbox caps', () => {
       const received = addresses.filter((a) => mailsTo(a).length > 0);
       expect(received).toHaveLength(10);
       for (const a of received) expect(mailsTo(a)).toHaveLength(1);
-      expect((await mailboxQuotaUsed(em(), t.workspaceId, String(account._id))).hour).toBe(10);
+      expect((await mailboxQuotaUsed(em(), suite.t.workspaceId, String(account._id))).hour).toBe(10);
       const nextHour = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000).toISOString();
       const waiting = (await rows()).filter((r) => r.status === 'active');
       expect(waiting).toHaveLength(20);
@@ -356,7 +363,7 @@ describe('mailbox caps', () => {
         expect(r.waitReason).toBe('mailbox_cap');
         expect(r.nextActionAt!.toISOString()).toBe(nextHour);
       }
-      const one = (await t.http.get(`/api/v1/sequences/enrollments/${waiting[0]!._id}`)).body.data;
+      const one = (await suite.t.http.get(`/api/v1/sequences/enrollments/${waiting[0]!._id}`)).body.data;
       expect(one.wait).toMatchObject({ source: 'workflow', waitingFor: 'mailbox_cap', nextActionAt: nextHour });
       expect(one.steps.find((s: { nodeId: string }) => s.nodeId === 's1')).toMatchObject({
         status: 'waiting',
@@ -364,9 +371,9 @@ describe('mailbox caps', () => {
         nextActionAt: nextHour,
       });
       for (const r of waiting)
-        expect((await t.http.post(`/api/v1/sequences/enrollments/${r._id}/unenroll`, {})).status).toBe(200);
+        expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${r._id}/unenroll`, {})).status).toBe(200);
     } finally {
-      await h.stopWorker(second);
+      await suite.h.stopWorker(second);
     }
   }, 240_000);
 });
@@ -375,13 +382,18 @@ describe('mailbox caps and bulk sends', () => {
   it('a bulk send over maxPerHour sends up to the cap (a single send of the mailbox counts too) and waits on a workflow timer for the next hour', async () => {
     const msToHour = 3_600_000 - (Date.now() % 3_600_000);
     if (msToHour < 90_000) await new Promise((r) => setTimeout(r, msToHour + 1000));
-    const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 4 })).account;
+    const account = (await connectAccount(suite.h.app, suite.t.workspaceId, smtp.port, { maxPerHour: 4 })).account;
     const accountId = String(account._id);
     // One unit taken by a single send first: the bulk send gets the other three.
-    const single = await t.http.post('/api/v1/emails', { accountId, to: [uniqueMail()], subject: 'One', text: 'x' });
+    const single = await suite.t.http.post('/api/v1/emails', {
+      accountId,
+      to: [uniqueMail()],
+      subject: 'One',
+      text: 'x',
+    });
     expect(single.status).toBe(201);
     const recipients = [0, 1, 2, 3, 4].map(() => uniqueMail());
-    const res = await t.http.post('/api/v1/emails/bulk', {
+    const res = await suite.t.http.post('/api/v1/emails/bulk', {
       accountId,
       subject: 'Bulk',
       bodyHtml: '<p>x</p>',
@@ -389,10 +401,10 @@ describe('mailbox caps and bulk sends', () => {
     });
     expect(res.status).toBe(201);
     const queueId = res.body.data.queueId as string;
-    const workflowId = `email-bulk:${t.workspaceId}:${queueId}`;
+    const workflowId = `email-bulk:${suite.t.workspaceId}:${queueId}`;
     const timer = await waitFor(
       async () => {
-        const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
+        const history = await suite.h.client.workflow.getHandle(workflowId).fetchHistory();
         return history.events?.find((e) => e.timerStartedEventAttributes) ? history : undefined;
       },
       30_000,
@@ -400,17 +412,17 @@ describe('mailbox caps and bulk sends', () => {
     );
     expect(timer).toBeDefined();
     expect(recipients.filter((a) => mailsTo(a).length === 1)).toHaveLength(3);
-    const progress = (await t.http.get(`/api/v1/emails/bulk/${queueId}`)).body.data;
+    const progress = (await suite.t.http.get(`/api/v1/emails/bulk/${queueId}`)).body.data;
     expect(progress).toMatchObject({ status: 'sending', summary: { sent: 3, pending: 2 } });
-    expect((await mailboxQuotaUsed(em(), t.workspaceId, accountId)).hour).toBe(4);
-    await h.client.workflow.getHandle(workflowId).terminate('test: the next hour is far');
+    expect((await mailboxQuotaUsed(em(), suite.t.workspaceId, accountId)).hour).toBe(4);
+    await suite.h.client.workflow.getHandle(workflowId).terminate('test: the next hour is far');
     await recordFixture(workflowId, 'email-bulk-mailbox-cap.history.json');
   }, 90_000);
 });
 
 describe('the wait read from the workflow', () => {
   it('with no worker to answer, GET answers within the short deadline from the stored row (source stored)', async () => {
-    const seqId = await createSequence(t.http, {
+    const seqId = await createSequence(suite.t.http, {
       ...line([{ type: 'send_email', data: { subject: 'Later', body: '<p>x</p>' } }]),
       sendSettings: { businessHoursOnly: true, businessStart: '09:00', businessEnd: '09:01', timezone: 'UTC' },
     });
@@ -422,10 +434,10 @@ describe('the wait read from the workflow', () => {
       20_000,
       'the deferred send',
     );
-    await h.stopWorker();
+    await suite.h.stopWorker();
     try {
       const began = Date.now();
-      const res = await t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`);
+      const res = await suite.t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`);
       expect(Date.now() - began).toBeLessThan(5000);
       expect(res.status).toBe(200);
       expect(res.body.data.wait).toEqual({
@@ -436,8 +448,8 @@ describe('the wait read from the workflow', () => {
         nodeId: 's1',
       });
     } finally {
-      await h.startWorker();
+      await suite.h.startWorker();
     }
-    expect((await t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/unenroll`, {})).status).toBe(200);
+    expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${enrollmentId}/unenroll`, {})).status).toBe(200);
   }, 60_000);
 });

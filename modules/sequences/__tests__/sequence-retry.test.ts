@@ -9,12 +9,11 @@ import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { SequenceEnrollment } from '../sequence.entity';
 import { newId } from '../../../platform/ids';
 import type { Tenant } from '../../../test/support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { waitFor } from '../../../test/support/automation-engine';
+import { engineSuite } from '../../../test/support/engine-suite';
 import { createSequence, line, sequenceEngineEnv } from '../../../test/support/sequences';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 
-let h: EngineHarness;
-let t: Tenant;
 let other: Tenant;
 let gateway: LocalHttp;
 const sent: string[] = [];
@@ -25,18 +24,15 @@ beforeAll(async () => {
     sent.push(JSON.parse(req.body || '{}').message as string);
     return json(200, { id: `sms-${sent.length}`, status: 'sent' })(req, res);
   });
-  h = await startEngineHarness(sequenceEngineEnv(gateway));
-  await h.startWorker();
-  t = await h.app.tenant('Sequence retry');
-  other = await h.app.tenant('Sequence retry other');
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await gateway?.close();
 });
+const suite = engineSuite('Sequence retry', { env: () => sequenceEngineEnv(gateway) });
+beforeAll(async () => {
+  other = await suite.h.app.tenant('Sequence retry other');
+});
+afterAll(() => gateway?.close());
 
 const row = (id: string) =>
-  forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(
+  forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId).findOne(
     SequenceEnrollment,
     { _id: id },
     { refresh: true },
@@ -51,30 +47,30 @@ const untilStatus = (id: string, statuses: string[]) =>
     `enrollment ${id} to be ${statuses.join('/')}`,
   );
 const tasksTitled = async (title: string) =>
-  (await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(CalendarEvent, { title })).length;
+  (await forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId).find(CalendarEvent, { title })).length;
 
 describe('retry a failed enrollment', () => {
   it('begins at the failed step: the task before it is not made again, the SMS goes out once', async () => {
     const title = `Task ${newId()}`;
-    const tpl = await t.http.post('/api/v1/sms-templates', { name: `Tpl ${newId()}`, message: 'Hello again' });
+    const tpl = await suite.t.http.post('/api/v1/sms-templates', { name: `Tpl ${newId()}`, message: 'Hello again' });
     expect(tpl.status).toBe(201);
     const templateId = tpl.body.data._id as string;
     const seqId = await createSequence(
-      t.http,
+      suite.t.http,
       line([
         { type: 'create_task', data: { taskTitle: title } },
         { type: 'send_sms', data: { smsMode: 'template', templateId, phoneField: 'mobile' } },
         { type: 'stop' },
       ]),
     );
-    expect((await t.http.delete(`/api/v1/sms-templates/${templateId}`)).status).toBe(200);
+    expect((await suite.t.http.delete(`/api/v1/sms-templates/${templateId}`)).status).toBe(200);
     const person = (
-      await t.http.post('/api/v1/people', {
+      await suite.t.http.post('/api/v1/people', {
         firstName: 'Ada',
         phones: [{ phone: `+45 ${20000000 + Math.floor(Math.random() * 9_000_000)}`, label: 'mobile' }],
       })
     ).body.data;
-    const enrolled = await t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
+    const enrolled = await suite.t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
       entityType: 'People',
       entityId: person._id,
     });
@@ -87,24 +83,24 @@ describe('retry a failed enrollment', () => {
     expect(sent).toEqual([]);
 
     // The template is back (same id, as the enrollment's snapshot names it).
-    const em = forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+    const em = forkForWorkspace(suite.h.app.runtime.deps.orm.em, suite.t.workspaceId);
     em.create(SmsTemplate, {
       _id: templateId,
-      workspaceId: t.workspaceId,
+      workspaceId: suite.t.workspaceId,
       name: `Restored ${newId()}`,
       message: 'Hello again',
       category: null,
       createdBy: null,
     });
     await em.flush();
-    const res = await t.http.post(`/api/v1/sequences/enrollments/${id}/retry`, undefined, {
+    const res = await suite.t.http.post(`/api/v1/sequences/enrollments/${id}/retry`, undefined, {
       headers: { 'Idempotency-Key': `seq-retry-${id}` },
     });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ retryOf: id, resumeAt: 's2', status: 'active', existing: false });
     const retryId = res.body.data.enrollmentId as string;
     // The same key answers the same retry.
-    const again = await t.http.post(`/api/v1/sequences/enrollments/${id}/retry`, undefined, {
+    const again = await suite.t.http.post(`/api/v1/sequences/enrollments/${id}/retry`, undefined, {
       headers: { 'Idempotency-Key': `seq-retry-${id}` },
     });
     expect(again.body.data.enrollmentId).toBe(retryId);
@@ -113,13 +109,13 @@ describe('retry a failed enrollment', () => {
     expect(done.status).toBe('completed');
     expect(sent).toEqual(['Hello again']);
     expect(await tasksTitled(title)).toBe(1);
-    const view = await t.http.get(`/api/v1/sequences/enrollments/${retryId}`);
+    const view = await suite.t.http.get(`/api/v1/sequences/enrollments/${retryId}`);
     expect(view.body.data.retryOf).toBe(id);
     expect(view.body.data.steps.map((s: { nodeId: string; status: string }) => [s.nodeId, s.status])).toEqual([
       ['s2', 'completed'],
       ['s3', 'completed'],
     ]);
-    const orig = await t.http.get(`/api/v1/sequences/enrollments/${id}`);
+    const orig = await suite.t.http.get(`/api/v1/sequences/enrollments/${id}`);
     expect(orig.body.data).toMatchObject({ status: 'exited', exitReason: 'error', retries: [retryId] });
     expect(orig.body.data.steps.map((s: { nodeId: string; status: string }) => [s.nodeId, s.status])).toEqual([
       ['start', 'completed'],
@@ -127,10 +123,10 @@ describe('retry a failed enrollment', () => {
       ['s2', 'failed'],
     ]);
 
-    const notFailed = await t.http.post(`/api/v1/sequences/enrollments/${retryId}/retry`);
+    const notFailed = await suite.t.http.post(`/api/v1/sequences/enrollments/${retryId}/retry`);
     expect(notFailed.status).toBe(409);
     expect(notFailed.body.error).toMatch(/only enrollments that failed/);
     expect((await other.http.post(`/api/v1/sequences/enrollments/${id}/retry`)).status).toBe(404);
-    expect((await t.http.post(`/api/v1/sequences/enrollments/${newId()}/retry`)).status).toBe(404);
+    expect((await suite.t.http.post(`/api/v1/sequences/enrollments/${newId()}/retry`)).status).toBe(404);
   }, 90_000);
 });
