@@ -10,8 +10,9 @@ import { workflowFiles } from '../../../platform/temporal/bundle-options';
 const dir = join(__dirname, '..');
 const API_SIDE = new Set(['automations.schemas.ts', 'automation-runs.schemas.ts', 'automations.views.ts']);
 // Also left out: the module file (composition), the routers, the activities, the workflows themselves (eslint holds
-// them to the sandbox), the index files (public surfaces), the outbox event catalog and the workflow kinds (`*.kind.ts`:
-// the callers' descriptors, held to their own import rule by test/unit/temporal/workflow-kinds.test.ts "is pure").
+// them to the sandbox), the index files (public surfaces), the outbox event catalog and the workflow kinds
+// (`*.kind.ts`: the callers' descriptors, held to their own import rule by test/unit/temporal/workflow-kinds.test.ts
+// "is pure").
 const files = readdirSync(dir).filter(
   (f) =>
     f.endsWith('.ts') &&
