@@ -51,7 +51,10 @@ export async function startWorkerProcess(
       if (buf.includes('"worker running"')) resolve();
       if (buf.length > 100_000) buf = buf.slice(-10_000);
     });
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+    // Its log (stdout) says why it stopped: the last lines go with the error.
+    child.once('exit', (code) =>
+      reject(new Error(`worker exited with ${code}; its last output:\n${buf.slice(-3000)}`)),
+    );
   });
   const { onOutput } = opts;
   if (onOutput) child.stdout!.on('data', (chunk: Buffer) => onOutput(chunk.toString('utf8')));

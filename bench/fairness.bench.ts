@@ -7,9 +7,10 @@
 // execution's first action step):
 //  1. idle: B alone, B_IDLE events → b_idle_p95_ms;
 //  2. burst, fair sharing on (the product's default: the outbox claim serves workspaces in turns, each workspace has
-//     at most AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE runs in flight and queues the rest for the starter, every workflow
-//     carries its workspace as Temporal fairness key): A's burst with B's trickle beside it → b_burst_p95_ms, and A's
-//     throughput a_exec_per_s (first commit → last completion);
+//     at most AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE runs in flight and queues the rest for the starter, which starts
+//     the runs of a workspace with a backlog on the backlog lane, served by a backlog worker process at nice 19 as
+//     under npm start; every workflow carries its workspace as Temporal fairness key): A's burst with B's trickle
+//     beside it → b_burst_p95_ms, and A's throughput a_exec_per_s (first commit → last completion);
 //  3. baseline, fair sharing off (first in, first out, as before issue 27; the same server): the same burst →
 //     a_base_per_s and B's p95 then, for comparison.
 // Targets: b_burst_p95_ms ≤ 2 × b_idle_p95_ms (ratio ≤ 2) and a_exec_per_s ≥ 0.9 × a_base_per_s.
@@ -19,6 +20,7 @@
 // under .data/bench-fairness and stops it. Options: BENCH_BURST (default 2000), BENCH_B_IDLE (default 20).
 // Last line: RESULT b_idle_p95_ms=… b_burst_p95_ms=… ratio=… a_exec_per_s=… a_base_per_s=… a_ratio=…
 import { Worker } from '@temporalio/worker';
+import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createRunStarter, type RunStarter } from '../modules/automations/engine/starter';
 import { inFlightLimit } from '../modules/automations/engine/in-flight';
@@ -38,10 +40,14 @@ import {
   latencyLegs,
   latencyOverTime,
 } from './automation-runs';
-import { benchLog, runBench, deleteWorkspaceRows } from './bench-stack';
+import { benchEnv, benchLog, runBench, deleteWorkspaceRows } from './bench-stack';
+import { startWorkerProcess } from './app-processes';
+import { workerProcessEnv } from '../infra/worker-env';
 import { createEngineWorker, openEngineBench } from './engine-bench';
 import { figures, poller, sleep } from './stats';
 
+/** BENCH_BACKLOG_LANE=0 (diagnosis only): fair sharing without the backlog lane and its worker process. */
+const BACKLOG_LANE = process.env.BENCH_BACKLOG_LANE !== '0';
 const BURST = Math.max(200, Number(process.env.BENCH_BURST ?? 2000));
 const B_IDLE = Math.max(10, Number(process.env.BENCH_B_IDLE ?? 20));
 const B_INTERVAL_MS = 500;
@@ -61,13 +67,19 @@ interface Side {
 async function run(stack: RunningStack | undefined): Promise<string[]> {
   const bench = await openEngineBench(stack, 'fairness');
   const { config, taskQueue, appLog, pool, orm, localClient } = bench;
-  const fairPort = createWorkflowPort(localClient, taskQueue, { eagerStart: true });
+  // As the main worker process builds it (bin/worker.ts, WORKER_ROLE=main): runs queued behind a workspace's backlog
+  // go to the backlog lane, served by a backlog worker process at nice 19 (started below, as npm start runs it).
+  const fairPort = createWorkflowPort(localClient, taskQueue, {
+    eagerStart: true,
+    ...(BACKLOG_LANE ? { backlogTaskQueue: config.temporalBacklogTaskQueue } : {}),
+  });
   const fifoPort = createWorkflowPort(localClient, taskQueue, { eagerStart: true, fairShare: false });
   let fair = true;
   // Activities start child runs and sequences through this port: it follows the phase's mode.
   const workflows = new Proxy(fairPort, { get: (_t, key) => Reflect.get(fair ? fairPort : fifoPort, key) });
   let worker: Worker | undefined;
   let workerDone: Promise<void> | undefined;
+  let backlogWorker: ChildProcess | undefined;
   let dispatcher: OutboxDispatcher | undefined;
   let starter: RunStarter | undefined;
   const sides: Side[] = [];
@@ -83,6 +95,18 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       maxConcurrentWorkflowTaskExecutions: config.temporalMaxConcurrentWorkflowTasks,
     });
     workerDone = worker.run();
+    if (BACKLOG_LANE) {
+      log(`starting the backlog worker process (WORKER_ROLE=backlog, nice 19, ${config.temporalBacklogTaskQueue})…`);
+      backlogWorker = await startWorkerProcess(
+        workerProcessEnv({
+          ...benchEnv(stack),
+          TEMPORAL_TASK_QUEUE: taskQueue,
+          WORKER_ROLE: 'backlog',
+          WORKER_NICE: '19',
+          LOG_LEVEL: 'info',
+        }),
+      );
+    }
 
     for (const name of ['A (burst)', 'B (trickle)']) {
       const ws = await createWorkspace(orm.em.fork(), { name: `Fairness benchmark ${name}` });
@@ -182,6 +206,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
 
     const fairRun = await burst('fair sharing on');
     await sleep(2000);
+    // The baseline is the engine before fair sharing: one worker, nothing on a backlog lane.
+    backlogWorker?.kill('SIGTERM');
     await startDispatcher(false);
     // BENCH_SKIP_BASELINE=1 (diagnosis only): no baseline burst; the RESULT line then has no a_base_per_s figure.
     const fifoRun =
@@ -208,6 +234,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     log('stopping and cleaning up…');
     await dispatcher?.stop().catch(() => undefined);
     await starter?.stop().catch(() => undefined);
+    if (backlogWorker && backlogWorker.exitCode === null) backlogWorker.kill('SIGTERM');
     if (worker?.getState() === 'RUNNING') worker.shutdown();
     await workerDone?.catch(() => undefined);
     for (const s of sides)

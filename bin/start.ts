@@ -8,6 +8,7 @@ import { describeExit, onStopSignals, type ManagedProcess } from '../infra/proce
 import { startStack, type RunningStack } from '../infra/stack';
 import { delay } from '../infra/wait';
 import { workerProcessEnv } from '../infra/worker-env';
+import { backlogQueueEnv } from '../platform/config';
 import { buildWorkerEntry, workerNodeArgs, type WorkerBuild } from '../infra/worker-build';
 
 const startedAt = Date.now();
@@ -107,8 +108,20 @@ async function main(): Promise<void> {
   }
 
   const api = spawnTsScript('api', 'bin/api.ts', env);
-  const worker = spawnNode('worker', workerNodeArgs(await workerBuild), workerProcessEnv(env));
+  // Two workers (docs/automations.md "Fair sharing between workspaces"): the main one (outbox, starter, every run a
+  // workspace starts within its cap) and the backlog one, at the lowest CPU priority, for the runs a workspace queued
+  // beyond its cap: one workspace's burst then waits on its own lane, not in front of the others' runs.
+  const workerArgs = workerNodeArgs(await workerBuild);
+  const worker = spawnNode('worker', workerArgs, workerProcessEnv({ WORKER_ROLE: 'main', ...env }));
   apps.push(api, worker);
+  if (backlogQueueEnv(env))
+    apps.push(
+      spawnNode(
+        'worker-backlog',
+        workerArgs,
+        workerProcessEnv({ ...env, WORKER_ROLE: 'backlog', WORKER_NICE: env.BACKLOG_WORKER_NICE ?? '19' }),
+      ),
+    );
   for (const app of apps) {
     void app.exited.then((exit) => {
       if (!app.isStopping()) void shutdown(1, `${app.name} exited unexpectedly (${describeExit(exit)})`);

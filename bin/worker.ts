@@ -22,6 +22,7 @@ import {
 } from '../modules/sequences';
 import { contractStartQueue } from '../modules/contracts';
 import type { AppConfig } from '../platform/config';
+import { workerQueues } from '../platform/temporal/worker-queues';
 import { loadConfig } from '../app/config';
 import { createAiProvider } from '../adapters/ai/factory';
 import { createMessagingDeps, type MessagingDeps } from '../modules/email';
@@ -78,6 +79,10 @@ export async function startTemporalWorker(opts: {
   connection: NativeConnection;
   activities: object;
   workflowsPath: string;
+  /** The task queue to poll (default config.temporalTaskQueue; the backlog worker polls the backlog queue). */
+  taskQueue?: string;
+  /** Whether the connection is closed when this worker stops (default true; false when another worker shares it). */
+  closeConnection?: boolean;
   /**
    * A prebuilt bundle of `workflowsPath` (bin/bundle-workflows.ts): the worker then never loads webpack,
    * nor the workflow modules in this context (the names it logs are the registry's, domain/workflow-kinds.ts).
@@ -92,10 +97,11 @@ export async function startTemporalWorker(opts: {
     : registeredWorkflows(opts.workflowsPath);
   const { Worker } = await import('@temporalio/worker');
   const { connection } = opts;
+  const taskQueue = opts.taskQueue ?? opts.config.temporalTaskQueue;
   const worker = await Worker.create({
     connection,
     namespace: opts.config.temporalNamespace,
-    taskQueue: opts.config.temporalTaskQueue,
+    taskQueue,
     ...(opts.workflowBundlePath
       ? { workflowBundle: { codePath: opts.workflowBundlePath } }
       : { workflowsPath: opts.workflowsPath, bundlerOptions: workflowBundlerOptions() }),
@@ -110,10 +116,12 @@ export async function startTemporalWorker(opts: {
     maxConcurrentLocalActivityExecutions: opts.config.temporalMaxConcurrentActivities,
     maxConcurrentWorkflowTaskExecutions: opts.config.temporalMaxConcurrentWorkflowTasks,
   });
-  const running = worker.run().finally(() => connection.close().catch(() => undefined));
+  const running = worker
+    .run()
+    .finally(() => (opts.closeConnection === false ? undefined : connection.close().catch(() => undefined)));
   opts.log.info(
     {
-      taskQueue: opts.config.temporalTaskQueue,
+      taskQueue,
       namespace: opts.config.temporalNamespace,
       workflows,
       ...(opts.startup ? { startup: opts.startup() } : {}),
@@ -198,6 +206,17 @@ async function abortStart(orm: MikroORM | undefined, connection: NativeConnectio
   process.exit(1);
 }
 
+/** Several Temporal workers (one per task queue) as one handle. */
+function allWorkers(handles: TemporalWorkerHandle[]): TemporalWorkerHandle {
+  return {
+    workflows: handles[0]?.workflows ?? [],
+    running: Promise.all(handles.map((h) => h.running)).then(() => undefined),
+    async shutdown() {
+      await Promise.all(handles.map((h) => h.shutdown()));
+    },
+  };
+}
+
 async function main(): Promise<void> {
   mark('imported');
   const config = loadConfig();
@@ -234,26 +253,42 @@ async function main(): Promise<void> {
   // The worker's composition root: each port is built once here and shared by every module's activities and
   // subscribers.
   const messaging = workerMessaging(config, log);
+  const role = config.workerRole;
+  const backlogQueue = config.temporalBacklogTaskQueue;
+  if (role === 'backlog' && !backlogQueue) {
+    log.error('WORKER_ROLE=backlog needs a backlog task queue: TEMPORAL_BACKLOG_TASK_QUEUE is off');
+    return abortStart(orm, connection);
+  }
+  // The queues this process polls: the backlog worker only the backlog lane; `all` both (it drains the backlog queue
+  // too, should runs be there from a split deployment), `main` only the main queue.
+  const queues = workerQueues(config);
+  // Eager starts only to a queue this process polls (the main one).
+  const pollsMain = queues.includes(config.temporalTaskQueue);
   const deps: ActivityDeps = {
     orm,
     config,
     log,
-    workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
-    sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
+    workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, {
+      eagerStart: pollsMain,
+      // Only a `main` worker sends backlog runs away: `all` runs everything itself.
+      ...(role === 'main' ? { backlogTaskQueue: backlogQueue } : {}),
+    }),
+    sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: pollsMain }),
     messaging,
     ai: createAiProvider(config),
   };
 
-  let subscribers: Subscriber[];
+  let subscribers: Subscriber[] = [];
   try {
-    // Every ported subscriber gets its port here; a missing one is a start-up error, not a feature quietly off.
-    subscribers = buildSubscribers({
-      ...deps,
-      // The run starter below starts what the automation subscriber queues beyond a workspace's cap in flight.
-      runStarter: true,
-      searchIndex: createSearchIndexSubscriber,
-      webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue),
-    });
+    if (role !== 'backlog')
+      // Every ported subscriber gets its port here; a missing one is a start-up error, not a feature quietly off.
+      subscribers = buildSubscribers({
+        ...deps,
+        // The run starter below starts what the automation subscriber queues beyond a workspace's cap in flight.
+        runStarter: true,
+        searchIndex: createSearchIndexSubscriber,
+        webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue),
+      });
   } catch (err) {
     log.error({ err }, 'outbox subscribers are incomplete: refusing to start');
     return abortStart(orm, connection);
@@ -263,18 +298,49 @@ async function main(): Promise<void> {
   try {
     // Polling first: the outbox dispatcher, the run starter and the reconcilers start after it (the
     // dispatcher's eager starts then find this worker polling).
-    temporal = await startTemporalWorker({
-      config,
-      connection,
-      activities: createActivities(deps),
-      workflowsPath: WORKFLOWS_PATH,
-      workflowBundlePath: bundleResult.value.codePath,
-      log: temporalLog,
-      startup: () => (mark('polling'), startup),
-    });
+    const activities = createActivities(deps);
+    const handles: TemporalWorkerHandle[] = [];
+    for (const taskQueue of queues)
+      handles.push(
+        await startTemporalWorker({
+          config,
+          connection,
+          activities,
+          taskQueue,
+          closeConnection: false,
+          workflowsPath: WORKFLOWS_PATH,
+          workflowBundlePath: bundleResult.value.codePath,
+          log: temporalLog,
+          startup: () => (mark('polling'), startup),
+        }),
+      );
+    temporal = allWorkers(handles);
   } catch (err) {
     log.error({ err }, 'Temporal worker failed to start');
     return abortStart(orm, connection);
+  }
+  if (role === 'backlog') {
+    // Polls the backlog lane only: the outbox, the starter and the housekeeping run in the main worker.
+    const stop = async (reason: string, code: number): Promise<void> => {
+      log.info({ reason }, 'shutting down backlog worker');
+      setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
+      await temporal.shutdown();
+      messaging?.close();
+      await connection.close().catch(() => undefined);
+      await orm.close(true).catch(() => undefined);
+      process.exit(code);
+    };
+    process.once('SIGINT', () => void stop('SIGINT', 0));
+    process.once('SIGTERM', () => void stop('SIGTERM', 0));
+    temporal.running.catch((err: unknown) => {
+      log.error({ err }, 'Temporal worker failed');
+      void stop('temporal worker failed', 1);
+    });
+    log.info(
+      { role, taskQueue: backlogQueue, startup: { ...startup, running: Math.round(performance.now()) } },
+      'worker running',
+    );
+    return;
   }
 
   const dispatcher = createOutboxDispatcher({

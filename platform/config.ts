@@ -24,6 +24,20 @@ export interface PlatformConfig {
   temporalNamespace: string;
   temporalTaskQueue: string;
   /**
+   * The task queue of the backlog lane (TEMPORAL_BACKLOG_TASK_QUEUE, default `<TEMPORAL_TASK_QUEUE>-backlog`; `off`:
+   * none): runs a workspace queued beyond its cap on runs in flight start there, served by the backlog worker
+   * (WORKER_ROLE=backlog, a lower CPU priority), so one workspace's burst leaves the main worker to the others. ''
+   * when off or equal to the main queue. docs/automations.md "Fair sharing between workspaces".
+   */
+  temporalBacklogTaskQueue: string;
+  /**
+   * Worker only (WORKER_ROLE): `all` (default) polls the main and the backlog task queues and runs the outbox, the
+   * starter and the housekeeping, and sends no run to the backlog lane (one process does everything); `main` the
+   * same but sends the queued runs of a workspace with a backlog to the backlog lane, which `backlog` workers serve
+   * (they poll only that queue and run nothing else). `npm start` runs one `main` and one `backlog` worker.
+   */
+  workerRole: WorkerRole;
+  /**
    * How long an API call waits on the workflow engine (start, update, signal, query) before it
    * answers 503 `unavailable` (ENGINE_DEADLINE_MS, default 3000, at least 500).
    */
@@ -195,6 +209,25 @@ function boolEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
 }
 
 /** Platform's part of the configuration; the whole of it, with the modules' sections, is app/config.ts `loadConfig`. */
+export const WORKER_ROLES = ['all', 'main', 'backlog'] as const;
+export type WorkerRole = (typeof WORKER_ROLES)[number];
+
+function workerRoleEnv(env: NodeJS.ProcessEnv): WorkerRole {
+  const raw = env.WORKER_ROLE?.trim() || 'all';
+  if (!(WORKER_ROLES as readonly string[]).includes(raw))
+    throw new Error(`WORKER_ROLE must be one of ${WORKER_ROLES.join(', ')}, got "${raw}"`);
+  return raw as WorkerRole;
+}
+
+/** The backlog lane's task queue of this environment; '' when off (see PlatformConfig.temporalBacklogTaskQueue). */
+export function backlogQueueEnv(env: NodeJS.ProcessEnv): string {
+  const main = env.TEMPORAL_TASK_QUEUE ?? 'crm';
+  const raw = env.TEMPORAL_BACKLOG_TASK_QUEUE?.trim();
+  if (raw === 'off') return '';
+  const queue = raw || `${main}-backlog`;
+  return queue === main ? '' : queue;
+}
+
 export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const port = intEnv(env, 'PORT', 3000);
   const databaseUrl = env.DATABASE_URL;
@@ -209,6 +242,8 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
+    temporalBacklogTaskQueue: backlogQueueEnv(env),
+    workerRole: workerRoleEnv(env),
     engineDeadlineMs: Math.max(500, intEnv(env, 'ENGINE_DEADLINE_MS', 3000)),
     temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
     temporalStickyTimeoutMs: Math.max(200, intEnv(env, 'TEMPORAL_STICKY_TIMEOUT_MS', 1000)),

@@ -45,6 +45,13 @@ export interface WorkflowStartRequest<Meta, Input> {
   input: NoInfer<Input>;
   /** What the kind's search attributes, memo and summary are built from. */
   meta: Meta;
+  /**
+   * `backlog`: a run of a workspace with a backlog of queued runs (the starter, automations/engine/starter.ts); it
+   * goes to the backlog task queue when the port has one (`TEMPORAL_BACKLOG_TASK_QUEUE`, served by the backlog
+   * worker at a lower CPU priority), so that one workspace's burst does not hold back other workspaces' runs in the
+   * main worker. Default `main`. docs/automations.md "Fair sharing between workspaces".
+   */
+  lane?: 'main' | 'backlog';
 }
 
 export interface ScheduleUpsertRequest<Meta, Input> {

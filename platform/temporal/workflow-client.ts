@@ -20,6 +20,7 @@ import {
   type Workflow,
 } from '@temporalio/client';
 import type { Priority } from '@temporalio/common';
+import { temporal } from '@temporalio/proto';
 import { DomainError } from '../errors';
 import type { SearchAttributes } from '../workflow-kinds';
 import { isRpcUnavailable } from '../shared/unavailable';
@@ -77,6 +78,12 @@ export interface WorkflowPortOptions {
   deadlineMs?: number;
   /** Starts carry the workspace as fairness key (default true, see fairShare); false: plain FIFO (bench baselines). */
   fairShare?: boolean;
+  /**
+   * Where starts of the `backlog` lane go (WorkflowStartRequest.lane; config TEMPORAL_BACKLOG_TASK_QUEUE), while the
+   * queue has a poller (`backlogPolled`, re-checked every BACKLOG_POLLERS_TTL_MS): with no backlog worker running the
+   * runs go to the main queue rather than wait for one. Unset: every start goes to `taskQueue`.
+   */
+  backlogTaskQueue?: string;
 }
 
 /** Options of the port the API answers through: every engine call bounded by ENGINE_DEADLINE_MS. */
@@ -153,19 +160,52 @@ function updateError(err: unknown): unknown {
  */
 export const fairShare = (workspaceId: string): Priority => ({ fairnessKey: workspaceId });
 
+/** How long the answer "the backlog task queue has a poller" is reused. */
+export const BACKLOG_POLLERS_TTL_MS = 10_000;
+/** A poller last seen longer ago than this is gone. */
+const POLLER_SEEN_MS = 90_000;
+
+/**
+ * Whether a worker polls `taskQueue`'s workflow tasks (DescribeTaskQueue: a poller seen in the last POLLER_SEEN_MS),
+ * cached for BACKLOG_POLLERS_TTL_MS; an error counts as "no" (the main queue is always served).
+ */
+function pollerCheck(client: Client, taskQueue: string): () => Promise<boolean> {
+  let cached: { at: number; polled: Promise<boolean> } | undefined;
+  return () => {
+    if (cached && Date.now() - cached.at < BACKLOG_POLLERS_TTL_MS) return cached.polled;
+    const polled = client.workflowService
+      .describeTaskQueue({
+        namespace: client.options.namespace,
+        taskQueue: { name: taskQueue },
+        taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      })
+      // The server lists a poller for minutes after its worker stopped: only one seen lately counts (a live poller
+      // calls again at least every long-poll, about a minute).
+      .then((r) =>
+        (r.pollers ?? []).some((p) => Number(p.lastAccessTime?.seconds ?? 0) * 1000 > Date.now() - POLLER_SEEN_MS),
+      )
+      .catch(() => false);
+    cached = { at: Date.now(), polled };
+    return polled;
+  };
+}
+
 export function createWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): WorkflowPort {
   const within = <R>(fn: () => Promise<R>): Promise<R> =>
     opts.deadlineMs ? raceDeadline(client, Date.now() + opts.deadlineMs, fn) : fn();
+  const backlogQueue = opts.backlogTaskQueue && opts.backlogTaskQueue !== taskQueue ? opts.backlogTaskQueue : '';
+  const backlogPolled = backlogQueue ? pollerCheck(client, backlogQueue) : async () => false;
   return {
-    async start({ kind, workspaceId, id, input, meta }) {
+    async start({ kind, workspaceId, id, input, meta, lane }) {
       const details = kind.details?.(meta);
+      const backlog = lane === 'backlog' && (await backlogPolled());
       const bounded = <R>(fn: () => Promise<R>): Promise<R> =>
         opts.startDeadlineMs ? client.withDeadline(Date.now() + opts.startDeadlineMs, fn) : fn();
       try {
         await bounded(() =>
           client.workflow.start(kind.workflowType, {
             workflowId: kind.workflowId(workspaceId, id),
-            taskQueue,
+            taskQueue: backlog ? backlogQueue : taskQueue,
             args: [input],
             // A repeated start of the same row (retry, re-delivery) must never run it twice.
             workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -173,7 +213,8 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
             memo: kind.memo(meta),
             staticSummary: kind.summary(meta),
             ...(details ? { staticDetails: details } : {}),
-            ...(opts.eagerStart ? { requestEagerStart: true } : {}),
+            // Eager only on the main queue: this process's worker polls it, another process the backlog queue.
+            ...(opts.eagerStart && !backlog ? { requestEagerStart: true } : {}),
             ...(opts.fairShare === false ? {} : { priority: fairShare(workspaceId) }),
           }),
         );

@@ -45,7 +45,7 @@ export interface EngineHarness {
   /**
    * Starts (another) in-process worker; `retryIntervalMs` shortens retryIntervalMinutes for runs its activities start.
    */
-  startWorker(): Promise<Worker>;
+  startWorker(opts?: { taskQueue?: string }): Promise<Worker>;
   stopWorker(worker?: Worker): Promise<void>;
   /** Replaces the messaging deps the worker's activities send with (tests that interpose on the transport). */
   messaging?: import('../../modules/email/messaging-deps').MessagingDeps;
@@ -60,7 +60,18 @@ export interface EngineHarness {
   close(): Promise<void>;
 }
 
-export async function startEngineHarness(env: Record<string, string> = {}): Promise<EngineHarness> {
+export interface HarnessOptions {
+  /**
+   * The port sends the queued runs of a workspace with a backlog to the backlog lane (TEMPORAL_BACKLOG_TASK_QUEUE),
+   * as the `main` worker process does; `startWorker({ taskQueue })` starts a worker on that queue.
+   */
+  backlogLane?: boolean;
+}
+
+export async function startEngineHarness(
+  env: Record<string, string> = {},
+  options: HarnessOptions = {},
+): Promise<EngineHarness> {
   const taskQueue = `test-${newId()}`;
   const app = await startTestApp({
     TEMPORAL_TASK_QUEUE: taskQueue,
@@ -78,7 +89,11 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     runtimeInstalled = true;
   }
   const client = createTemporalClient(await Connection.connect({ address: app.config.temporalAddress }), app.config);
-  const workflows = createWorkflowPort(client, taskQueue);
+  const workflows = createWorkflowPort(
+    client,
+    taskQueue,
+    options.backlogLane ? { backlogTaskQueue: app.config.temporalBacklogTaskQueue } : {},
+  );
   // With AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE given, as in the worker process: the subscriber caps each workspace's
   // runs in flight and queues the rest, the harness worker's starter starts them into the room (in-flight.ts).
   const capped = 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE' in env;
@@ -93,7 +108,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     worker: Worker;
     running: Promise<void>;
     connection: NativeConnection;
-    starter: RunStarter;
+    starter?: RunStarter;
   }>();
   // The starter of a harness worker claims only the runs this test file's app queued (the database is shared).
   const queuedIn = new Set<string>();
@@ -110,7 +125,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     waitForExecution: (executionId, statuses, timeoutMs) => waitForExecution(app, executionId, statuses, timeoutMs),
     stepsOf: (executionId) => stepsOf(app, executionId),
     executionsOf: (automationId) => executionsOf(app, automationId),
-    async startWorker() {
+    async startWorker(opts = {}) {
       bundle ??= await bundleWorkflowCode({
         workflowsPath: WORKFLOWS_PATH,
         logger: new DefaultLogger('WARN'),
@@ -119,7 +134,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
       const worker = await Worker.create({
         connection,
         namespace: app.config.temporalNamespace,
-        taskQueue,
+        taskQueue: opts.taskQueue ?? taskQueue,
         workflowBundle: bundle,
         activities: createActivities({
           orm: app.runtime.deps.orm,
@@ -134,6 +149,11 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
         shutdownGraceTime: '1 second',
         dataConverter: crmDataConverter(app.config.temporalCodec.payloadKeys),
       });
+      if (opts.taskQueue && opts.taskQueue !== taskQueue) {
+        // A backlog worker (WORKER_ROLE=backlog): it polls its queue and runs nothing else.
+        workers.add({ worker, connection, running: worker.run() });
+        return worker;
+      }
       // As in the worker process: the starter of queued API runs lives with the worker.
       const starter = createRunStarter(engine, {
         workspaceIds: () => [...queuedIn],
@@ -157,7 +177,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     async stopWorker(worker) {
       for (const entry of [...workers]) {
         if (worker && entry.worker !== worker) continue;
-        await entry.starter.stop();
+        await entry.starter?.stop();
         if (entry.worker.getState() === 'RUNNING') entry.worker.shutdown();
         await entry.running.catch(() => undefined);
         await entry.connection.close().catch(() => undefined);
@@ -195,7 +215,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
       const running = async () => {
         const ids: { workflowId: string; runId: string }[] = [];
         for await (const wf of client.workflow.list({
-          query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`,
+          query: `(TaskQueue = '${taskQueue}' OR TaskQueue = '${app.config.temporalBacklogTaskQueue || taskQueue}') AND ExecutionStatus = 'Running'`,
         }))
           ids.push(wf);
         return ids;

@@ -1,7 +1,7 @@
 // The set-up of the automation-engine test files: the engine harness with its in-process worker and one
 // workspace, started before the file's tests and closed after them.
 import type { Tenant } from './app';
-import { startEngineHarness, type EngineHarness } from './automation-engine';
+import { startEngineHarness, type EngineHarness, type HarnessOptions } from './automation-engine';
 
 export interface EngineSuite {
   h: EngineHarness;
@@ -18,6 +18,8 @@ export interface EngineOptions {
   timeoutMs?: number;
   /** Adjusts the harness before its worker starts (e.g. interposes on `messaging`). */
   prepare?: (h: EngineHarness) => void;
+  /** The harness's options (e.g. the backlog lane). */
+  harness?: HarnessOptions;
 }
 
 /**
@@ -27,10 +29,10 @@ export interface EngineOptions {
  * (jest runs them in order).
  */
 export function engineSuite(tenant: string, options: EngineOptions = {}): EngineSuite {
-  const { env = {}, timeoutMs = 60_000, prepare } = options;
+  const { env = {}, timeoutMs = 60_000, prepare, harness } = options;
   const suite = {} as EngineSuite;
   beforeAll(async () => {
-    suite.h = await startEngineHarness(typeof env === 'function' ? env() : env);
+    suite.h = await startEngineHarness(typeof env === 'function' ? env() : env, harness);
     prepare?.(suite.h);
     await suite.h.startWorker();
     suite.t = await suite.h.app.tenant(tenant);

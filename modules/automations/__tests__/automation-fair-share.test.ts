@@ -1,37 +1,13 @@
 // Fair sharing between workspaces (issue 27, part 3): a cap on each workspace's automation runs in flight
 // (modules/automations/engine/in-flight.ts). The harness mirrors the worker process here: the outbox subscriber queues
 // the runs beyond the cap, the worker's starter starts them into the room as runs finish.
-import { SCOPES } from '../../../platform/context';
 import { queuedRuns } from '../../../platform/intake/queue-signal';
-import { createLead } from '../../leads/leads.service';
-import { forkForWorkspace } from '../../../platform/orm/tenant';
-import type { Tenant } from '../../../test/support/app';
+import { leadsAt } from '../../../test/support/lead-burst';
 import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
 import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
 
 const CAP = 2;
 const suite = engineSuite('Fair share A', { env: { AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE: String(CAP) } });
-
-/** Leads committed in one transaction (their events land in one outbox batch). */
-async function leadsAt(tenant: Tenant, n: number): Promise<string[]> {
-  const em = forkForWorkspace(suite.h.app.runtime.deps.orm.em, tenant.workspaceId);
-  return em.transactional(async (tem) => {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const actor = {
-        workspaceId: tenant.workspaceId,
-        userId: tenant.userId,
-        role: 'owner' as const,
-        scopes: [...SCOPES],
-      };
-      const lead = (await createLead({ em: tem, actor }, { title: `Fair ${i}` }, { preview: false })) as {
-        _id: string;
-      };
-      ids.push(lead._id);
-    }
-    return ids;
-  });
-}
 
 describe('runs in flight per workspace', () => {
   it(`a burst of 6 runs in one workspace: at most ${CAP} in flight, the rest queued and started as runs finish; another workspace's run starts at once`, async () => {
@@ -44,7 +20,7 @@ describe('runs in flight per workspace', () => {
     ]);
     const automationA = await createAutomation(suite.t.http, graph);
     const automationB = await createAutomation(b.http, graph);
-    await leadsAt(suite.t, 6);
+    await leadsAt(suite.h, suite.t, 6);
     const d = suite.h.dispatcher([suite.t.workspaceId, b.workspaceId]);
     await d.drainOnce();
 
@@ -54,7 +30,7 @@ describe('runs in flight per workspace', () => {
     expect(first.filter((e) => e.status === 'queued')).toHaveLength(6 - CAP);
 
     // B's event, behind A's backlog: its run starts at once (B has room), never queued.
-    await leadsAt(b, 1);
+    await leadsAt(suite.h, b, 1);
     await d.drainOnce();
     const [runB] = await suite.h.executionsOf(automationB);
     expect(runB?.status).toBe('running');
@@ -85,7 +61,7 @@ describe('runs in flight per workspace', () => {
           action('create_note', { noteContent: 'Hi' }),
         ]),
       );
-      await leadsAt(suite.t, 1);
+      await leadsAt(suite.h, suite.t, 1);
       await suite.h.dispatcher([suite.t.workspaceId]).drainOnce();
       const [run] = await suite.h.executionsOf(automationId);
       await suite.h.waitForExecution(run!._id);

@@ -40,7 +40,7 @@ export async function startWorkflowFor(
   deps: EngineDeps,
   row: StartableRow,
   meta: { automationName: string; actorUserId: string; timezone: string },
-  opts: { retryable: boolean } = { retryable: true },
+  opts: { retryable: boolean; lane?: 'main' | 'backlog' } = { retryable: true },
 ): Promise<void> {
   const system = (row.context.system ?? {}) as Record<string, unknown>;
   const { timezone } = meta;
@@ -78,6 +78,7 @@ export async function startWorkflowFor(
         isTest: row.isTest,
         parentExecutionId: row.parentExecutionId,
       },
+      ...(opts.lane ? { lane: opts.lane } : {}),
     },
     {
       log: deps.log,

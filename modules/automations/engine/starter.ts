@@ -32,6 +32,8 @@ interface ClaimedRow {
   entity_id: string | null;
   workflow_id: string;
   created_by: string | null;
+  /** More of the workspace's runs stay queued behind this claim: the run goes to the backlog lane. */
+  backlog: boolean;
 }
 
 /**
@@ -49,7 +51,10 @@ const claimSql = (pick: string): string => `${pick},
     update automation a set total_runs = a.total_runs + x.n
       from (select automation_id, count(*)::int as n from u where not was_counted group by automation_id) x
      where a.id = x.automation_id)
-  select u.*, a.created_by from u left join automation a on a.id = u.automation_id order by u.id`;
+  select u.*, a.created_by,
+    exists (select 1 from automation_execution q where q.workspace_id = u.workspace_id and q.status = 'queued'
+      and q.id not in (select id from picked)) as backlog
+    from u left join automation a on a.id = u.automation_id order by u.id`;
 
 /** Queued automation executions. */
 export function automationRunQueue(deps: EngineDeps): StartQueue<ClaimedRow> {
@@ -101,7 +106,9 @@ export function automationRunQueue(deps: EngineDeps): StartQueue<ClaimedRow> {
             actorUserId: await actors.get(r.automation_id)!,
             timezone: await zones.get(r.workspace_id)!,
           };
-          await startWorkflowFor(deps, row, meta, { retryable: true });
+          // A workspace with a backlog runs it on the backlog lane (the backlog worker, when one polls), so that its
+          // burst does not hold back other workspaces' runs in the main worker (WorkflowStartRequest.lane).
+          await startWorkflowFor(deps, row, meta, { retryable: true, lane: r.backlog ? 'backlog' : 'main' });
         },
       };
     },
