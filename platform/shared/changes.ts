@@ -64,17 +64,18 @@ export async function emitUpdate<N extends EventType>(
 }
 
 /**
- * The create tail after `createRecord`: emits the new record's event (`entityId` defaults to its id), then flushes
- * unless told not to (inside inTransaction, whose end flushes).
+ * The create tail after `createRecord`: emits the new record's event (`entityId` defaults to its id), runs `also`
+ * (what goes with the event), then flushes unless told not to (inside inTransaction, whose end flushes).
  */
 export async function emitCreate<N extends EventType>(
   ctx: Ctx,
   target: { _id: string },
   event: RecordEvent<N, PayloadFor<N>>,
-  opts: Pick<WriteOptions, 'flush'> = {},
+  opts: Pick<WriteOptions, 'flush'> & { also?: () => void } = {},
 ): Promise<void> {
   const { entityId = target._id, ...rest } = event;
   emit<N>(ctx, { ...rest, entityId });
+  opts.also?.();
   if (opts.flush !== false) await ctx.em.flush();
 }
 
