@@ -1,13 +1,12 @@
 /**
- * The create and update tails of the tagged CRM records (companies, people, leads): beside the record's own event,
- * a tag_added / tag_removed event per tag that appeared or went (emitTagChanges) and a system row on the record's
- * feed ('record_created', or 'record_updated' with the changes), all in the one flush.
+ * The create and update tails of the tagged CRM records (companies, people, leads): beside the record's own event
+ * and its tag events (emitTaggedCreate / emitTaggedUpdate), a system row on the record's feed ('record_created', or
+ * 'record_updated' with the changes), all in the one flush.
  */
 import type { Ctx } from '../../platform/context';
 import {
-  emitCreate,
-  emitTagChanges,
-  emitUpdate,
+  emitTaggedCreate,
+  emitTaggedUpdate,
   type Changes,
   type EventType,
   type PayloadFor,
@@ -27,19 +26,16 @@ export interface FeedEntry {
 }
 
 /** The created event, a tag_added per tag, the 'record_created' feed row; then the flush unless flush: false. */
-export async function emitRecordCreated<N extends EventType>(
+export function emitRecordCreated<N extends EventType>(
   ctx: Ctx,
   record: TaggedRecord,
   event: RecordEvent<N, PayloadFor<N>>,
   feed: FeedEntry,
   opts: { flush?: boolean } = {},
 ): Promise<void> {
-  await emitCreate(ctx, record, event, {
+  return emitTaggedCreate(ctx, record, event, {
     ...opts,
-    also: () => {
-      emitTagChanges(ctx, event.entityType, record._id, [], record.tags);
-      recordSystemActivity(ctx, feed.link, 'record_created', feed.summary);
-    },
+    also: () => recordSystemActivity(ctx, feed.link, 'record_created', feed.summary),
   });
 }
 
@@ -56,11 +52,8 @@ export function emitRecordUpdated<N extends EventType>(
   feed: FeedEntry,
   opts: { flush?: boolean } = {},
 ): Promise<boolean> {
-  return emitUpdate(ctx, record, changes, event, {
+  return emitTaggedUpdate(ctx, record, changes, beforeTags, event, {
     ...opts,
-    also: () => {
-      emitTagChanges(ctx, event.entityType, record._id, beforeTags, record.tags);
-      recordSystemActivity(ctx, feed.link, 'record_updated', feed.summary, { changes });
-    },
+    also: () => recordSystemActivity(ctx, feed.link, 'record_updated', feed.summary, { changes }),
   });
 }
