@@ -10,6 +10,7 @@ import { DomainError, notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { applyPatch } from '../../platform/shared/changes';
 import { createRecord } from '../../platform/shared/records';
+import { definitionCopy } from '../../platform/shared/definition-copy';
 import { inTransaction } from '../../platform/shared/tx';
 import { Automation, AutomationExecution, type GraphEdge, type GraphNode } from './automation.entity';
 import {
@@ -213,22 +214,15 @@ export async function toggleAutomation(ctx: Ctx, id: string): Promise<{ _id: str
   });
 }
 
-const COPY_SUFFIX = ' (copy)';
-
 /** An inactive copy with the same graph and node ids (ids are per automation) and fresh counters. */
 export async function duplicateAutomation(ctx: Ctx, id: string): Promise<AutomationView> {
   const source = await getAutomation(ctx, id);
   const copy = createRecord(ctx, Automation, {
-    name: source.name.slice(0, 200 - COPY_SUFFIX.length) + COPY_SUFFIX,
-    description: source.description ?? null,
-    isActive: false,
-    nodes: structuredClone(source.nodes),
-    edges: structuredClone(source.edges),
+    ...definitionCopy(ctx, source),
     executionSettings: settingsOf(source),
     rateLimits: limitsOf(source),
     triggerType: source.triggerType ?? null,
     ...FRESH_RUN_STATE,
-    createdBy: ctx.actor.userId,
   });
   emitChanged(ctx, copy, 'duplicated', { sourceAutomationId: source._id });
   await ctx.em.flush();

@@ -1,8 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
-import { emit } from '../../platform/outbox/emit';
-import { applyPatch } from '../../platform/shared/changes';
+import { applyPatch, emitCreate, emitUpdate } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord, pickDefined } from '../../platform/shared/records';
@@ -158,13 +157,11 @@ export async function createConfig(
     agents: [],
     ...pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE),
   } as BookingConfig);
-  emit(ctx, {
+  await emitCreate(ctx, config, {
     type: 'booking_config_created',
     entityType: 'booking_config',
-    entityId: config._id,
     payload: { bookingConfig: serializeConfig(config) },
   });
-  await ctx.em.persist(config).flush();
   return serializeConfig(config);
 }
 
@@ -177,15 +174,10 @@ export async function updateConfig(ctx: Ctx, id: string, input: BookingConfigInp
     input.approvalReminderHours !== undefined ? input.approvalReminderHours : config.approvalReminderHours,
   );
   const changes = applyPatch(config, pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE));
-  if (Object.keys(changes).length) {
-    config.updatedAt = new Date();
-    emit(ctx, {
-      type: 'booking_config_updated',
-      entityType: 'booking_config',
-      entityId: config._id,
-      payload: { bookingConfig: serializeConfig(config), changes: Object.keys(changes) },
-    });
-    await ctx.em.flush();
-  }
+  await emitUpdate(ctx, config, changes, {
+    type: 'booking_config_updated',
+    entityType: 'booking_config',
+    payload: () => ({ bookingConfig: serializeConfig(config), changes: Object.keys(changes) }),
+  });
   return serializeConfig(config);
 }

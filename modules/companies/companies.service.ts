@@ -1,8 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
-import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline';
-import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { emitRecordCreated, emitRecordUpdated } from '../timeline';
+import { applyPatch, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
 import { dateWhere, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
@@ -27,6 +26,8 @@ export const serializeCompany = (c: Company): CompanyView => plainOf(c, COMPANY_
 export function readCompany(ctx: Ctx, id: string): Promise<CompanyView> {
   return readRecord(ctx, Company, id, 'company', serializeCompany);
 }
+
+const feedLink = (c: Company) => ({ companyId: c._id, entityType: 'company', entityId: c._id });
 
 export function getCompany(ctx: Ctx, id: string): Promise<Company> {
   return getRecord(ctx, Company, id, 'company');
@@ -65,15 +66,12 @@ export async function createCompany(
   } as Company);
   if (opts.preview) return previewAnswer(ctx, null, serializeCompany(company));
   const view = serializeCompany(company);
-  emit(ctx, { type: 'company_created', entityType: 'company', entityId: company._id, payload: { company: view } });
-  emitTagChanges(ctx, 'company', company._id, [], company.tags);
-  recordSystemActivity(
+  await emitRecordCreated(
     ctx,
-    { companyId: company._id, entityType: 'company', entityId: company._id },
-    'record_created',
-    `Company ${company.name} created`,
+    company,
+    { type: 'company_created', entityType: 'company', payload: { company: view } },
+    { link: feedLink(company), summary: `Company ${company.name} created` },
   );
-  await ctx.em.flush();
   return serializeCompany(company);
 }
 
@@ -98,23 +96,13 @@ export async function updateCompany(
   const changes = applyPatch(company, patch);
   if (opts.preview) return previewAnswer(ctx, current, serializeCompany(company));
   const payload = () => ({ company: serializeCompany(company), changes });
-  await emitUpdate(
+  await emitRecordUpdated(
     ctx,
     company,
     changes,
+    beforeTags,
     { type: 'company_updated', entityType: 'company', payload },
-    {
-      also: () => {
-        emitTagChanges(ctx, 'company', company._id, beforeTags, company.tags);
-        recordSystemActivity(
-          ctx,
-          { companyId: company._id, entityType: 'company', entityId: company._id },
-          'record_updated',
-          `Company ${company.name} updated`,
-          { changes },
-        );
-      },
-    },
+    { link: feedLink(company), summary: `Company ${company.name} updated` },
   );
   return serializeCompany(company);
 }

@@ -13,6 +13,7 @@ import {
   applyPatch,
   deleteWithEvent,
   emitTagChanges,
+  emitTaggedCreate,
   normalizeTags,
   type Changes,
 } from '../../platform/shared/changes';
@@ -107,21 +108,27 @@ export async function createDeal(
   await inTransaction(ctx, async () => {
     await lockStage(ctx, place.stage.id);
     const view = serializeDeal(deal);
-    emit(ctx, { type: 'deal_created', entityType: 'deal', entityId: deal._id, payload: { deal: view } });
-    emitTagChanges(ctx, 'deal', deal._id, [], deal.tags);
-    if (deal.status !== 'open')
-      emit(ctx, {
-        type: deal.status === 'won' ? 'deal_won' : 'deal_lost',
-        entityType: 'deal',
-        entityId: deal._id,
-        payload: { deal: view },
-      });
-    recordSystemActivity(
+    const also = () => {
+      if (deal.status !== 'open')
+        emit(ctx, {
+          type: deal.status === 'won' ? 'deal_won' : 'deal_lost',
+          entityType: 'deal',
+          entityId: deal._id,
+          payload: { deal: view },
+        });
+      recordSystemActivity(
+        ctx,
+        link(deal),
+        'record_created',
+        `Deal ${deal.title} created in stage ${place.stage.title}`,
+        { stage: { id: place.stage.id, title: place.stage.title }, flowId: place.flowId },
+      );
+    };
+    await emitTaggedCreate(
       ctx,
-      link(deal),
-      'record_created',
-      `Deal ${deal.title} created in stage ${place.stage.title}`,
-      { stage: { id: place.stage.id, title: place.stage.title }, flowId: place.flowId },
+      deal,
+      { type: 'deal_created', entityType: 'deal', payload: { deal: view } },
+      { flush: false, also },
     );
   });
   return serializeDeal(deal);

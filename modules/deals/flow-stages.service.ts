@@ -1,8 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { conflict, notFound, validation } from '../../platform/errors';
-import { emit } from '../../platform/outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { Deal } from './deal.entity';
@@ -32,13 +31,12 @@ export async function createStage(ctx: Ctx, flowId: string, input: StageInput): 
     type: input.type ?? 'open',
     probability: input.probability ?? null,
   });
-  emit(ctx, {
+  await emitCreate(ctx, stage, {
     type: 'flow_stage_created',
     entityType: 'flow',
     entityId: flowId,
     payload: { flowId, stage: serializeStageOf(stage) },
   });
-  await ctx.em.flush();
   return serializeStageOf(stage);
 }
 

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../platform/context';
-import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline';
-import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { emitRecordCreated, emitRecordUpdated } from '../timeline';
+import { applyPatch, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
 import { dateWhere, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
@@ -77,13 +76,15 @@ export async function createLead(
   // The round-robin cursor advance and the insert commit together.
   return inTransaction(ctx, async () => {
     const lead = await build(false);
-    emit(ctx, { type: 'lead_created', entityType: 'lead', entityId: lead._id, payload: { lead: serializeLead(lead) } });
-    emitTagChanges(ctx, 'lead', lead._id, [], lead.tags);
-    recordSystemActivity(
+    await emitRecordCreated(
       ctx,
-      { ...feedLink(lead), companyId: lead.companyRef, personId: lead.personRef },
-      'record_created',
-      `Lead ${lead.title} created`,
+      lead,
+      { type: 'lead_created', entityType: 'lead', payload: { lead: serializeLead(lead) } },
+      {
+        link: { ...feedLink(lead), companyId: lead.companyRef, personId: lead.personRef },
+        summary: `Lead ${lead.title} created`,
+      },
+      { flush: false },
     );
     return serializeLead(lead);
   });
@@ -116,19 +117,15 @@ export async function updateLead(
   Object.assign(changes, applyPatch(lead, { score: result.score }));
   if (opts.preview) return previewAnswer(ctx, current, serializeLead(lead));
   const payload = () => ({ lead: serializeLead(lead), changes });
-  await emitUpdate(
+  // A score breakdown alone (no change set) is still written.
+  await emitRecordUpdated(
     ctx,
     lead,
     changes,
+    beforeTags,
     { type: 'lead_updated', entityType: 'lead', payload },
-    {
-      // A score breakdown alone (no change set) is still written.
-      flush: false,
-      also: () => {
-        emitTagChanges(ctx, 'lead', lead._id, beforeTags, lead.tags);
-        recordSystemActivity(ctx, feedLink(lead), 'record_updated', `Lead ${lead.title} updated`, { changes });
-      },
-    },
+    { link: feedLink(lead), summary: `Lead ${lead.title} updated` },
+    { flush: false },
   );
   await ctx.em.flush();
   return serializeLead(lead);

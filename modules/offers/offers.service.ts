@@ -27,8 +27,8 @@ export interface OfferLinks {
 export const publicOfferUrl = (links: OfferLinks, publicId: string): string =>
   `${links.publicBaseUrl}/public/offers/${publicId}`;
 
-const PLAIN = [
-  '_id',
+/** What a draft's edit may set as given (besides validUntil and currency); the view shows them after `_id`. */
+const EDITABLE = [
   'title',
   'offerTypeId',
   'templateId',
@@ -37,6 +37,11 @@ const PLAIN = [
   'dealRef',
   'quoteInput',
   'calculatorResult',
+] as const;
+
+const PLAIN = [
+  '_id',
+  ...EDITABLE,
   'currency',
   'subtotalMinor',
   'vatMinor',
@@ -220,18 +225,7 @@ export async function updateOffer(
     const offer = await lockOffer(ctx, found._id);
     assertDraft(offer, 'edited');
     const patch: Partial<Offer> = {};
-    for (const key of [
-      'title',
-      'offerTypeId',
-      'templateId',
-      'companyRef',
-      'personRef',
-      'dealRef',
-      'quoteInput',
-      'calculatorResult',
-      'validUntil',
-      'currency',
-    ] as const) {
+    for (const key of [...EDITABLE, 'validUntil', 'currency'] as const) {
       if (input[key] !== undefined) (patch as Record<string, unknown>)[key] = input[key];
     }
     if (input.lineItems !== undefined || input.currency !== undefined) {

@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context';
 import { createRecord } from '../../platform/shared/records';
 import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { recordSystemActivity } from '../timeline';
+import { emitRecordCreated, emitRecordUpdated, recordSystemActivity } from '../timeline';
 import {
   Company,
   serializeCompany,
@@ -11,7 +11,7 @@ import {
   type LinkResultView,
   type UnlinkResultView,
 } from '../companies';
-import { applyPatch, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { applyPatch, normalizeTags } from '../../platform/shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
 import { dateWhere, findPage, likeAny, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
@@ -49,6 +49,8 @@ function link(ctx: Ctx, companyId: string, personId: string): void {
 
 const personName = (p: Person): string => [p.firstName, p.lastName].filter(Boolean).join(' ');
 
+const feedLink = (p: Person) => ({ personId: p._id, entityType: 'person', entityId: p._id });
+
 export async function createPerson(
   ctx: Ctx,
   input: PersonInput & { firstName: string },
@@ -68,20 +70,12 @@ export async function createPerson(
   } as Person);
   if (opts.preview) return previewAnswer(ctx, null, serializePerson(person));
   if (person.companyId) link(ctx, person.companyId, person._id);
-  emit(ctx, {
-    type: 'person_created',
-    entityType: 'person',
-    entityId: person._id,
-    payload: { person: serializePerson(person) },
-  });
-  emitTagChanges(ctx, 'person', person._id, [], person.tags);
-  recordSystemActivity(
+  await emitRecordCreated(
     ctx,
-    { personId: person._id, companyId: person.companyId, entityType: 'person', entityId: person._id },
-    'record_created',
-    `Person ${personName(person)} created`,
+    person,
+    { type: 'person_created', entityType: 'person', payload: { person: serializePerson(person) } },
+    { link: { ...feedLink(person), companyId: person.companyId }, summary: `Person ${personName(person)} created` },
   );
-  await ctx.em.flush();
   return serializePerson(person);
 }
 
@@ -110,23 +104,13 @@ export async function updatePerson(
     if (!exists) link(ctx, person.companyId, person._id);
   }
   const payload = () => ({ person: serializePerson(person), changes });
-  await emitUpdate(
+  await emitRecordUpdated(
     ctx,
     person,
     changes,
+    beforeTags,
     { type: 'person_updated', entityType: 'person', payload },
-    {
-      also: () => {
-        emitTagChanges(ctx, 'person', person._id, beforeTags, person.tags);
-        recordSystemActivity(
-          ctx,
-          { personId: person._id, entityType: 'person', entityId: person._id },
-          'record_updated',
-          `Person ${personName(person)} updated`,
-          { changes },
-        );
-      },
-    },
+    { link: feedLink(person), summary: `Person ${personName(person)} updated` },
   );
   return serializePerson(person);
 }

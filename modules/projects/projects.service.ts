@@ -1,10 +1,15 @@
 import type { Ctx } from '../../platform/context';
 import { getRecord, previewAnswer } from '../../platform/shared/record-service';
 import { validation } from '../../platform/errors';
-import { emit } from '../../platform/outbox/emit';
 import { assertRefs, assertUsers } from '../timeline';
 import { assertCustomFieldValues } from '../custom-fields';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import {
+  applyPatch,
+  deleteWithEvent,
+  emitTaggedCreate,
+  emitTaggedUpdate,
+  normalizeTags,
+} from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -114,14 +119,11 @@ export async function createProject(
     budget: budgetOf(input.budget, null),
   } as Project);
   if (opts.preview) return previewAnswer(ctx, null, serializeProject(project));
-  emit(ctx, {
+  await emitTaggedCreate(ctx, project, {
     type: 'project_created',
     entityType: 'project',
-    entityId: project._id,
     payload: { project: serializeProject(project) },
   });
-  emitTagChanges(ctx, 'project', project._id, [], project.tags);
-  await ctx.em.flush();
   return serializeProject(project);
 }
 
@@ -144,17 +146,11 @@ export async function updateProject(
     ...(input.budget !== undefined ? { budget: budgetOf(input.budget, project.budget ?? null) } : {}),
   } as Partial<Project>);
   if (opts.preview) return previewAnswer(ctx, current, serializeProject(project));
-  await emitUpdate(
-    ctx,
-    project,
-    changes,
-    {
-      type: 'project_updated',
-      entityType: 'project',
-      payload: () => ({ project: serializeProject(project), changes }),
-    },
-    { also: () => emitTagChanges(ctx, 'project', project._id, beforeTags, project.tags) },
-  );
+  await emitTaggedUpdate(ctx, project, changes, beforeTags, {
+    type: 'project_updated',
+    entityType: 'project',
+    payload: () => ({ project: serializeProject(project), changes }),
+  });
   return serializeProject(project);
 }
 

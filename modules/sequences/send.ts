@@ -33,6 +33,21 @@ function unknownOutcome(err: unknown, to: string[]): SendOutcome | null {
   return null;
 }
 
+/** A send's outcome: `sent`, or `unknown` when a previous attempt stopped after the hand-over; other errors throw. */
+async function outcomeOf(
+  to: string[],
+  send: () => Promise<{ outboundMessageId: string; replayed: boolean }>,
+): Promise<SendOutcome> {
+  try {
+    const r = await send();
+    return { outcome: 'sent', outboundMessageId: r.outboundMessageId, replayed: r.replayed, to };
+  } catch (err) {
+    const u = unknownOutcome(err, to);
+    if (u) return u;
+    throw err;
+  }
+}
+
 export interface SequenceEmail {
   to: string[];
   subject: string;
@@ -52,8 +67,8 @@ export interface SequenceEmail {
 }
 
 export async function sendSequenceEmail(ctx: Ctx, deps: SequenceSendDeps, msg: SequenceEmail): Promise<SendOutcome> {
-  try {
-    const r = await sendEmail(
+  return outcomeOf(msg.to, () =>
+    sendEmail(
       ctx,
       {
         to: msg.to,
@@ -77,13 +92,8 @@ export async function sendSequenceEmail(ctx: Ctx, deps: SequenceSendDeps, msg: S
         tracking: deps.messaging.tracking,
         staleClaimMs: deps.staleClaimMs,
       },
-    );
-    return { outcome: 'sent', outboundMessageId: r.outboundMessageId, replayed: r.replayed, to: msg.to };
-  } catch (err) {
-    const u = unknownOutcome(err, msg.to);
-    if (u) return u;
-    throw err;
-  }
+    ),
+  );
 }
 
 export async function sendSequenceSms(
@@ -91,8 +101,8 @@ export async function sendSequenceSms(
   deps: SequenceSendDeps,
   msg: { to: string; message: string; from?: string; links: MessageLinks; key: string },
 ): Promise<SendOutcome> {
-  try {
-    const r = await sendSms(
+  return outcomeOf([msg.to], () =>
+    sendSms(
       ctx,
       {
         to: msg.to,
@@ -103,11 +113,6 @@ export async function sendSequenceSms(
         source: 'sequence',
       },
       { gateway: deps.messaging.gateway, staleClaimMs: deps.staleClaimMs },
-    );
-    return { outcome: 'sent', outboundMessageId: r.outboundMessageId, replayed: r.replayed, to: [msg.to] };
-  } catch (err) {
-    const u = unknownOutcome(err, [msg.to]);
-    if (u) return u;
-    throw err;
-  }
+    ),
+  );
 }

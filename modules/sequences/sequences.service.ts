@@ -8,6 +8,7 @@ import { LockMode, type EntityName, type EntityProperty } from '@mikro-orm/core'
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound } from '../../platform/errors';
 import { createRecord } from '../../platform/shared/records';
+import { definitionCopy } from '../../platform/shared/definition-copy';
 import { inTransaction } from '../../platform/shared/tx';
 import {
   DEFAULT_SETTINGS,
@@ -213,19 +214,13 @@ export async function toggleSequence(ctx: Ctx, id: string): Promise<{ _id: strin
   });
 }
 
-const COPY_SUFFIX = ' (copy)';
-
+/** An inactive copy with the same graph and node ids, at version 1. */
 export async function duplicateSequence(ctx: Ctx, id: string): Promise<SequenceView> {
   const source = await getSequence(ctx, id);
   const copy = createRecord(ctx, Sequence, {
-    name: source.name.slice(0, 200 - COPY_SUFFIX.length) + COPY_SUFFIX,
-    description: source.description ?? null,
-    isActive: false,
-    nodes: structuredClone(source.nodes),
-    edges: structuredClone(source.edges),
+    ...definitionCopy(ctx, source),
     settings: settingsOf(source),
     version: 1,
-    createdBy: ctx.actor.userId,
   });
   await ctx.em.flush();
   return serializeSequence(copy);

@@ -6,7 +6,7 @@
  * unsubscribe, a restart) ends the row itself (exit-queued.ts); a pause answers 409 with Retry-After (runs.ts).
  */
 import { queuedAdmission } from '../../platform/intake/admission';
-import { fairPickSql, nextCursor } from '../../platform/intake/fair-pick';
+import { fairClaim } from '../../platform/intake/fair-pick';
 import type { StartQueue } from '../../platform/intake/starter';
 import type { SequenceEngineDeps } from './ports';
 import { startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
@@ -28,23 +28,18 @@ const claimSql = (pick: string): string => `${pick}
 
 export function enrollmentStartQueue(deps: SequenceEngineDeps): StartQueue<ClaimedEnrollment> {
   const conn = () => deps.orm.em.getConnection();
-  let cursor = '';
   return {
     name: 'enrollment',
-    async claim(scope, limit, leaseS) {
-      const pick = fairPickSql({
+    claim: fairClaim(
+      (sql, params) => conn().execute<ClaimedEnrollment[]>(sql, params),
+      {
         table: 'sequence_enrollment',
         queued: 't.start_queued',
         claimable:
           "t.start_queued and t.status = 'active' and (t.start_lease_until is null or t.start_lease_until < now())",
-        scope,
-        cursor,
-        limit,
-      });
-      const rows = await conn().execute<ClaimedEnrollment[]>(claimSql(pick.sql), [...pick.params, leaseS]);
-      cursor = nextCursor(cursor, rows);
-      return rows;
-    },
+      },
+      claimSql,
+    ),
     starter: () => ({
       async start(r) {
         const row = startRowOf(r);

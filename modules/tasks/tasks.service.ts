@@ -1,6 +1,5 @@
 import type { Ctx } from '../../platform/context';
 import { getRecord, readRecord } from '../../platform/shared/record-service';
-import { emit } from '../../platform/outbox/emit';
 import {
   recordSystemActivity,
   parentEntityType,
@@ -10,7 +9,13 @@ import {
   linkColumns,
 } from '../timeline';
 import { assertCustomFieldValues } from '../custom-fields';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import {
+  applyPatch,
+  deleteWithEvent,
+  emitTaggedCreate,
+  emitTaggedUpdate,
+  normalizeTags,
+} from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -116,10 +121,12 @@ export async function createTask(ctx: Ctx, input: TaskInput & { title: string })
     customFields: mergeObject({}, input.customFields ?? {}),
     completedAt: state.status === 'done' ? new Date() : null,
   } as Task);
-  emit(ctx, { type: 'task_created', entityType: 'task', entityId: task._id, payload: { task: serializeTask(task) } });
-  emitTagChanges(ctx, 'task', task._id, [], task.tags);
-  feedRow(ctx, task, 'task_created');
-  await ctx.em.flush();
+  await emitTaggedCreate(
+    ctx,
+    task,
+    { type: 'task_created', entityType: 'task', payload: { task: serializeTask(task) } },
+    { also: () => feedRow(ctx, task, 'task_created') },
+  );
   return serializeTask(task);
 }
 
@@ -149,14 +156,14 @@ export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promis
   if (task.status === 'done' && !wasDone) task.completedAt = new Date();
   if (task.status !== 'done') task.completedAt = null;
   const payload = () => ({ task: serializeTask(task), changes });
-  await emitUpdate(
+  await emitTaggedUpdate(
     ctx,
     task,
     changes,
+    beforeTags,
     { type: 'task_updated', entityType: 'task', payload },
     {
       also: () => {
-        emitTagChanges(ctx, 'task', task._id, beforeTags, task.tags);
         if (task.status === 'done' && !wasDone) feedRow(ctx, task, 'task_completed');
       },
     },

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { findSyncPage } from '../../platform/shared/record-service';
 import { validation } from '../../platform/errors';
-import { emit } from '../../platform/outbox/emit';
+import { emitCreate } from '../../platform/shared/changes';
 import { dateWhere, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
@@ -77,8 +77,7 @@ export async function createActivity(ctx: Ctx, input: ActivityInput): Promise<Ac
     ownerId,
   });
   const view = serializeActivity(row);
-  emit(ctx, { type: 'activity_created', entityType: 'activity', entityId: row._id, payload: { activity: view } });
-  await ctx.em.flush();
+  await emitCreate(ctx, row, { type: 'activity_created', entityType: 'activity', payload: { activity: view } });
   return view;
 }
 

@@ -14,6 +14,7 @@ export {
   type LinkedRef,
 } from './linked';
 export { resolveParentRef } from './parent-refs';
+export { emitRecordCreated, emitRecordUpdated, type FeedEntry } from './record-changes';
 export { NOTE_PARENT_FIELDS, parentEntityType, TASK_PARENT_FIELDS } from './parents';
 export {
   assertRecordLinks,

@@ -83,3 +83,21 @@ export function nextCursor(cursor: string, rows: readonly { workspace_id: string
   for (const r of rows) if (r.workspace_id > last) last = r.workspace_id;
   return last || cursor;
 }
+
+/**
+ * A queue's `claim` (StartQueue.claim) by fair pick: the pick's CTEs, then the queue's own claim statement
+ * (`claimSql(pick)`, its bindings: the pick's, then the lease seconds), the cursor carried from one claim to the next.
+ */
+export function fairClaim<R extends { workspace_id: string }>(
+  execute: (sql: string, params: unknown[]) => Promise<R[]>,
+  pick: Omit<FairPickOptions, 'scope' | 'cursor' | 'limit'>,
+  claimSql: (pick: string) => string,
+): (scope: readonly string[] | undefined, limit: number, leaseS: number) => Promise<R[]> {
+  let cursor = '';
+  return async (scope, limit, leaseS) => {
+    const { sql, params } = fairPickSql({ ...pick, scope, cursor, limit });
+    const rows = await execute(claimSql(sql), [...params, leaseS]);
+    cursor = nextCursor(cursor, rows);
+    return rows;
+  };
+}

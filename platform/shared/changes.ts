@@ -64,17 +64,18 @@ export async function emitUpdate<N extends EventType>(
 }
 
 /**
- * The create tail after `createRecord`: emits the new record's event (`entityId` defaults to its id), then flushes
- * unless told not to (inside inTransaction, whose end flushes).
+ * The create tail after `createRecord`: emits the new record's event (`entityId` defaults to its id), runs `also`
+ * (what goes with the event), then flushes unless told not to (inside inTransaction, whose end flushes).
  */
 export async function emitCreate<N extends EventType>(
   ctx: Ctx,
   target: { _id: string },
   event: RecordEvent<N, PayloadFor<N>>,
-  opts: Pick<WriteOptions, 'flush'> = {},
+  opts: Pick<WriteOptions, 'flush'> & { also?: () => void } = {},
 ): Promise<void> {
   const { entityId = target._id, ...rest } = event;
   emit<N>(ctx, { ...rest, entityId });
+  opts.also?.();
   if (opts.flush !== false) await ctx.em.flush();
 }
 
@@ -101,6 +102,48 @@ export async function deleteWithEvent<N extends EventType>(
   const { entityId = target._id, ...rest } = event;
   emit<N>(ctx, { ...rest, entityId });
   if (opts.flush !== false) await ctx.em.flush();
+}
+
+interface Tagged {
+  _id: string;
+  tags: readonly string[];
+}
+
+/** emitCreate for a tagged record: a tag_added event per tag follows the created event, then `also`, the flush. */
+export function emitTaggedCreate<N extends EventType>(
+  ctx: Ctx,
+  target: Tagged,
+  event: RecordEvent<N, PayloadFor<N>>,
+  opts: Pick<WriteOptions, 'flush'> & { also?: () => void } = {},
+): Promise<void> {
+  return emitCreate(ctx, target, event, {
+    ...opts,
+    also: () => {
+      emitTagChanges(ctx, event.entityType, target._id, [], target.tags);
+      opts.also?.();
+    },
+  });
+}
+
+/**
+ * emitUpdate for a tagged record: when anything changed, the tag_added / tag_removed events against `beforeTags`
+ * follow the updated event, then `also`, the flush.
+ */
+export function emitTaggedUpdate<N extends EventType>(
+  ctx: Ctx,
+  target: Tagged & Tracked,
+  changes: Changes,
+  beforeTags: readonly string[],
+  event: RecordEvent<N, (changes: Changes) => PayloadFor<N>>,
+  opts: WriteOptions = {},
+): Promise<boolean> {
+  return emitUpdate(ctx, target, changes, event, {
+    ...opts,
+    also: async (c) => {
+      emitTagChanges(ctx, event.entityType, target._id, beforeTags, target.tags);
+      await opts.also?.(c);
+    },
+  });
 }
 
 /** tag_added / tag_removed events for each tag that appeared or disappeared. */

@@ -4,7 +4,7 @@
  * to date), started with their deterministic workflow ids, then they say `running`.
  */
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { fairPickSql, nextCursor } from '../../../platform/intake/fair-pick';
+import { fairClaim } from '../../../platform/intake/fair-pick';
 import {
   createStarter,
   type RunStarter,
@@ -59,24 +59,19 @@ const claimSql = (pick: string): string => `${pick},
 /** Queued automation executions. */
 export function automationRunQueue(deps: EngineDeps): StartQueue<ClaimedRow> {
   const conn = () => deps.orm.em.getConnection();
-  let cursor = '';
   return {
     name: 'run',
-    async claim(scope, limit, leaseS) {
-      const pick = fairPickSql({
+    claim: fairClaim(
+      (sql, params) => conn().execute<ClaimedRow[]>(sql, params),
+      {
         table: 'automation_execution',
         queued: "t.status = 'queued'",
         claimable: "t.status = 'queued' and (t.start_lease_until is null or t.start_lease_until < now())",
-        scope,
-        cursor,
-        limit,
         // Only into each workspace's free room under its cap on runs in flight (in-flight.ts).
         ...(deps.inFlight?.cap ? { room: (ws: string) => roomSql(ws, deps.inFlight!) } : {}),
-      });
-      const rows = await conn().execute<ClaimedRow[]>(claimSql(pick.sql), [...pick.params, leaseS]);
-      cursor = nextCursor(cursor, rows);
-      return rows;
-    },
+      },
+      claimSql,
+    ),
     starter() {
       const actors = new Map<string, Promise<string>>();
       const zones = new Map<string, Promise<string>>();
