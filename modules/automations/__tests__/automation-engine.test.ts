@@ -258,12 +258,7 @@ describe('conditions', () => {
   ])('lead value %s takes the %s branch', async (value, note, handle) => {
     const automationId = await createAutomation(suite.t.http, graph);
     const lead = (await suite.t.http.post('/api/v1/leads', { title: `Value ${value}`, value })).body.data;
-    const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
-      entityType: 'lead',
-      entityId: lead._id,
-    });
-    expect(res.status).toBe(202);
-    const done = await suite.h.waitForExecution(res.body.data.executionId);
+    const done = await suite.h.triggerRun(suite.t.http, automationId, { entityType: 'lead', entityId: lead._id });
     expect(done.status).toBe('completed');
     expect((await notesOf(suite.t.workspaceId, lead._id)).map((n) => n.content)).toEqual([note]);
     const steps = await suite.h.stepsOf(done._id);
@@ -282,13 +277,13 @@ describe('POST /automations/:id/trigger and /test', () => {
     const res = await suite.t.http.post(`/api/v1/automations/${active}/trigger`, {
       context: { lead: { _id: lead._id, title: 'Manual' } },
     });
-    expect(res.status).toBe(202);
+    const done = await suite.h.acceptedRun(res);
     expect(res.body.data).toEqual({
       executionId: expect.stringMatching(/^[0-9a-f]{24}$/),
       workflowId: executionWorkflowId(suite.t.workspaceId, res.body.data.executionId),
       status: 'queued',
     });
-    expect((await suite.h.waitForExecution(res.body.data.executionId)).status).toBe('completed');
+    expect(done.status).toBe('completed');
     expect(await notesOf(suite.t.workspaceId, lead._id)).toHaveLength(1);
 
     const inactive = await createAutomation(
@@ -326,9 +321,8 @@ describe('POST /automations/:id/trigger and /test', () => {
     const res = await suite.t.http.post(`/api/v1/automations/${id}/test`, {
       testContext: { lead: { _id: lead._id, title: 'Tested' } },
     });
-    expect(res.status).toBe(202);
+    const done = await suite.h.acceptedRun(res, undefined, 10_000);
     expect(res.body.data).toMatchObject({ status: 'queued', isTest: true });
-    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 10_000);
     expect(done).toMatchObject({ status: 'completed', isTest: true });
     const steps = await suite.h.stepsOf(done._id);
     expect(steps.map((s) => [s.nodeId, s.status])).toEqual([
