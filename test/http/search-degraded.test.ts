@@ -1,13 +1,11 @@
 import { Pool } from 'pg';
-import { createLogger } from '../../platform/logger';
 import { SEARCH_TYPES } from '../../search/registry';
-import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
+import { HttpClient, type Tenant, type TestApp } from '../support/app';
 import { DEAD_MEILI_URL, searchUntil, titles, uniqueIndexPrefix, searchIndexDispatcher } from '../support/search';
-import { withSearchApp } from '../support/search-suite';
+import { withSearchIndexing } from '../support/search-suite';
 
 // Meilisearch "stopped" = an app and a subscriber pointed at a port where nothing listens.
 const PREFIX = uniqueIndexPrefix('degraded');
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-degraded-test');
 let app: TestApp;
 let dead: TestApp;
 let db: Pool;
@@ -16,17 +14,12 @@ let other: Tenant;
 
 jest.setTimeout(90_000);
 
-withSearchApp(PREFIX, (a) => (app = a));
-beforeAll(async () => {
-  dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: DEAD_MEILI_URL });
+// The two tenants' writes also reach Meilisearch; the searches below ask the app whose Meilisearch is down.
+withSearchIndexing(PREFIX, ['Degraded', 'Degraded other'], (s) => ({ app, dead, a: t, b: other } = s), { dead: true });
+beforeAll(() => {
   db = new Pool({ connectionString: app.config.databaseUrl, max: 2 });
-  [t, other] = await Promise.all([app.tenant('Degraded'), app.tenant('Degraded other')]);
 });
-
-afterAll(async () => {
-  await db?.end();
-  await dead?.close();
-});
+afterAll(() => db?.end());
 
 async function waitForNoParked(entityId: string): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -114,7 +107,7 @@ describe('indexing while Meilisearch is down', () => {
     const res = await ws.http.post('/api/v1/companies', { name: 'Phoenix Recovered' });
     expect(res.status).toBe(201);
 
-    const down = searchIndexDispatcher(app, [ws.workspaceId], log, {
+    const down = searchIndexDispatcher(app, [ws.workspaceId], {
       config: { ...app.config, meiliUrl: DEAD_MEILI_URL },
       backoffMs: 300,
     });
@@ -138,7 +131,7 @@ describe('indexing while Meilisearch is down', () => {
     });
 
     // Meilisearch "restarted": a dispatcher reaching it picks the event up once its backoff passed.
-    const back = searchIndexDispatcher(app, [ws.workspaceId], log, { pollIntervalMs: 100 });
+    const back = searchIndexDispatcher(app, [ws.workspaceId], { pollIntervalMs: 100 });
     await back.start();
     try {
       const found = await searchUntil(ws.http, 'q=phoenix', (body) =>
