@@ -4,7 +4,7 @@ import { Note } from '../../notes/note.entity';
 import { startExecution } from '../engine/start';
 import { executionWorkflowId } from '../automation-ids.pure';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { eventsFor } from '../../../test/support/outbox';
+import { eventsFor, redeliverEvents } from '../../../test/support/outbox';
 import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
 import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
 import { expectError } from '../../../test/support/expect';
@@ -67,12 +67,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     expect(desc.raw.workflowExecutionInfo?.priority?.fairnessKey).toBe(tenant.workspaceId);
 
     // A re-delivered event (same event id) starts nothing new.
-    await suite.h.app.runtime.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(`update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ?`, [
-        tenant.workspaceId,
-      ]);
+    await redeliverEvents(suite.h.app.runtime.deps.orm, tenant.workspaceId);
     await d.drainOnce();
     expect(await suite.h.executionsOf(automationId)).toHaveLength(1);
     expect(await notesOf(tenant.workspaceId, lead._id)).toHaveLength(1);
@@ -123,13 +118,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     for (const e of runsOfOpen) expect((await suite.h.waitForExecution(e._id)).status).toBe('completed');
 
     // Redelivering the whole batch starts nothing new (dedupe on the event id per automation).
-    await suite.h.app.runtime.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type = 'lead_created'`,
-        [tenant.workspaceId],
-      );
+    await redeliverEvents(suite.h.app.runtime.deps.orm, tenant.workspaceId, 'lead_created');
     await d.drainOnce();
     expect(await suite.h.executionsOf(open)).toHaveLength(12);
     expect(await suite.h.executionsOf(capped)).toHaveLength(5);
