@@ -1,8 +1,8 @@
 import { Pool } from 'pg';
 import { SEARCH_TYPES } from '../../search/registry';
-import { HttpClient, type Tenant, type TestApp } from '../support/app';
+import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
 import { DEAD_MEILI_URL, searchUntil, titles, uniqueIndexPrefix, searchIndexDispatcher } from '../support/search';
-import { withSearchIndexing } from '../support/search-suite';
+import { withSearchApp } from '../support/search-suite';
 
 // Meilisearch "stopped" = an app and a subscriber pointed at a port where nothing listens.
 const PREFIX = uniqueIndexPrefix('degraded');
@@ -14,12 +14,17 @@ let other: Tenant;
 
 jest.setTimeout(90_000);
 
-// The two tenants' writes also reach Meilisearch; the searches below ask the app whose Meilisearch is down.
-withSearchIndexing(PREFIX, ['Degraded', 'Degraded other'], (s) => ({ app, dead, a: t, b: other } = s), { dead: true });
-beforeAll(() => {
+withSearchApp(PREFIX, (a) => (app = a));
+beforeAll(async () => {
+  dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: DEAD_MEILI_URL });
   db = new Pool({ connectionString: app.config.databaseUrl, max: 2 });
+  [t, other] = await Promise.all([app.tenant('Degraded'), app.tenant('Degraded other')]);
 });
-afterAll(() => db?.end());
+
+afterAll(async () => {
+  await db?.end();
+  await dead?.close();
+});
 
 async function waitForNoParked(entityId: string): Promise<void> {
   const deadline = Date.now() + 10_000;
