@@ -52,7 +52,7 @@ import {
   latencyLegs,
 } from './automation-runs';
 import { measureBare, measureBarePaced, type BareSetup } from './bare-runs';
-import { figures, median, poller, sleep, type Figures, type Latencies } from './stats';
+import { alternating, figures, median, poller, sleep, type Figures, type Latencies } from './stats';
 
 const EVENTS = Math.max(500, Number(process.env.BENCH_EVENTS ?? 500));
 const ACTIONS = 2;
@@ -225,15 +225,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
         addCpu(cpu.bare, before, stackCpu(dataDir));
         return b;
       };
-      let e: Awaited<ReturnType<typeof measureEngine>>;
-      let b: Figures;
-      if (round % 2 === 0) {
-        e = await engineBurst();
-        b = await bareBurst();
-      } else {
-        b = await bareBurst();
-        e = await engineBurst();
-      }
+      const [e, b] = await alternating(round, engineBurst, bareBurst);
       rounds.push({ engine: e, bare: b, load: loadavg()[0]! });
       log(
         `round ${round + 1}: engine ${e.perS.toFixed(1)}/s, bare ${b.perS.toFixed(1)}/s, ratio ${(e.perS / b.perS).toFixed(2)}`,

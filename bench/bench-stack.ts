@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
 import { runMigrations } from '../app/migrate';
+import { newId } from '../platform/ids';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
 import { procStat } from '../test/support/api-process';
@@ -72,6 +73,23 @@ export async function startBenchPostgres(
 /** This process's environment with the settings of the services `stack` started over it (its empty ones left out). */
 export function benchEnv(stack: RunningStack | undefined): NodeJS.ProcessEnv {
   return { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+}
+
+/** Rate limits no bench reaches: the API's limits are not what a bench measures. */
+export const NO_RATE_LIMITS = { RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000' };
+
+/**
+ * The settings of an API and worker that send mail: `env` with a task queue of the bench's own (`bench-<name>-…`),
+ * mail to the local SMTP server on `smtpPort` from bench@example.test, and NO_RATE_LIMITS.
+ */
+export function mailAppEnv(env: NodeJS.ProcessEnv, name: string, smtpPort: number) {
+  return {
+    ...env,
+    TEMPORAL_TASK_QUEUE: `bench-${name}-${newId()}`,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: 'Bench <bench@example.test>',
+    ...NO_RATE_LIMITS,
+  };
 }
 
 /** What deleteWorkspaceRows needs of a pool or a client. */

@@ -38,7 +38,7 @@ import { forkForWorkspace } from '../platform/orm/tenant';
 import { parseSecretsKey } from '../platform/shared/secret-box';
 import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
-import { benchEnv, benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
+import { benchEnv, benchLog, cpuByGroup, cpuDelta, NO_RATE_LIMITS, runBench } from './bench-stack';
 import { createTemporalClient } from '../platform/temporal/client';
 import { createWorkflowPort } from '../platform/temporal/workflow-client';
 import { median, sleep } from './stats';
@@ -134,8 +134,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     LOG_LEVEL: 'silent',
     PORT: '0',
     EMAIL_BULK_PER_ACCOUNT_PER_SECOND: env.EMAIL_BULK_PER_ACCOUNT_PER_SECOND ?? '0',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    RATE_LIMIT_PER_DAY: '100000000',
+    ...NO_RATE_LIMITS,
   });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-email');

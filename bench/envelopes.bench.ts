@@ -16,7 +16,6 @@ import type { ChildProcess } from 'node:child_process';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { loadConfig } from '../app/config';
-import { newId } from '../platform/ids';
 import { createLogger } from '../platform/logger';
 import { runMigrations } from '../app/migrate';
 import { mapLimited } from '../platform/shared/concurrency';
@@ -25,7 +24,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../app/orm';
 import type { RunningStack } from '../infra/stack';
 import { listenApi, startWorkerProcess } from './app-processes';
-import { benchEnv, benchLog, runBench } from './bench-stack';
+import { benchEnv, benchLog, mailAppEnv, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import { percentile, poller } from './stats';
 
@@ -40,15 +39,7 @@ const until = poller(TIMEOUT_MS, 100);
 async function run(stack: RunningStack | undefined): Promise<string[]> {
   const env = benchEnv(stack);
   const smtp = await startSmtp();
-  const taskQueue = `bench-envelopes-${newId()}`;
-  const appEnv = {
-    ...env,
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    MAIL_FROM: 'Bench <bench@example.test>',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    RATE_LIMIT_PER_DAY: '100000000',
-  };
+  const appEnv = mailAppEnv(env, 'envelopes', smtp.port);
   const config = loadConfig({ ...appEnv, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });

@@ -18,6 +18,7 @@ import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { ChildMessage } from './export.child';
 import { procCpuMs } from '../test/support/api-process';
+import { alternating } from './stats';
 
 const ROWS = 10_000;
 /** Rounds of one export and one raw stream each (alternating which goes first); medians compared. */
@@ -189,15 +190,7 @@ async function main(): Promise<string[]> {
           cpu.rawPg += procCpuMs(sides.rawBackend) - a[1];
           return r;
         };
-        let e: { ms: number; rows: number };
-        let r: { ms: number; rows: number };
-        if (round % 2 === 0) {
-          e = await timeExport();
-          r = await timeRaw();
-        } else {
-          r = await timeRaw();
-          e = await timeExport();
-        }
+        const [e, r] = await alternating(round, timeExport, timeRaw);
         rounds.push({ exp: e.ms, raw: r.ms, rows: [e.rows, r.rows] });
       }
       sides.server.send({ type: 'peak' });

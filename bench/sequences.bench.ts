@@ -34,7 +34,7 @@ import { createWorkspace } from '../modules/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { workerProcessEnv } from '../infra/worker-env';
 import { listenApi, startWorkerProcess } from './app-processes';
-import { benchEnv, benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
+import { benchEnv, benchLog, cpuByGroup, cpuDelta, mailAppEnv, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
 import { percentile, poller, sleep } from './stats';
@@ -83,19 +83,14 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}'),
   );
   await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
-  const taskQueue = `bench-sequences-${newId()}`;
   const appEnv = {
-    ...env,
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    MAIL_FROM: 'Bench <bench@example.test>',
+    ...mailAppEnv(env, 'sequences', smtp.port),
     SMS_GATEWAY_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/sms`,
     SMS_GATEWAY_TOKEN: 't',
     SMS_DEFAULT_FROM: 'Bench',
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    RATE_LIMIT_PER_DAY: '100000000',
   };
+  const taskQueue = appEnv.TEMPORAL_TASK_QUEUE;
   const config = loadConfig({ ...appEnv, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });

@@ -15,6 +15,19 @@ export const median = (xs: number[]): number => {
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The two sides of a round, one after the other: `a` first in even rounds, `b` first in odd ones, so that neither
+ * always runs on the machine the other has just warmed (or loaded). Resolves to both results.
+ */
+export async function alternating<A, B>(round: number, a: () => Promise<A>, b: () => Promise<B>): Promise<[A, B]> {
+  if (round % 2 === 0) {
+    const first = await a();
+    return [first, await b()];
+  }
+  const first = await b();
+  return [await a(), first];
+}
+
 /** `until(what, check)`: polls `check` every `everyMs` until it holds; fails after `timeoutMs`, naming `what`. */
 export const poller =
   (timeoutMs: number, everyMs: number) =>

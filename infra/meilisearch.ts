@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { formatSeconds } from './log';
 import { toolsBinDir } from './paths';
 import { assertPortFree } from './ports';
 import { spawnManaged, tailFile } from './process';
+import { keptKey } from './secrets-key';
 import { throwIfAborted, type LaunchContext, type RunningService } from './service';
 import { waitFor } from './wait';
 
@@ -63,16 +63,7 @@ export function ensureMeilisearchBinary(): string {
 
 /** The given key, else the one kept in the data folder, else a new random one saved there. */
 export function resolveMasterKey(dataDir: string, given?: string): string {
-  if (given) return given;
-  const file = path.join(dataDir, 'meili-master-key');
-  if (fs.existsSync(file)) {
-    const saved = fs.readFileSync(file, 'utf8').trim();
-    if (saved) return saved;
-  }
-  const key = randomBytes(24).toString('hex');
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(file, key + '\n', { mode: 0o600 });
-  return key;
+  return given || keptKey(dataDir, 'meili-master-key', 24);
 }
 
 /** Child env without MEILI_* from our env: Meilisearch reads those as its own options. */

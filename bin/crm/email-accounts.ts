@@ -46,6 +46,35 @@ const capFlags: Flag[] = [
   },
   { name: 'max-per-day', value: '<n>|none', required: false, description: 'at most n e-mails per calendar day (UTC)' },
 ];
+type Values = Record<string, string | undefined>;
+const capsOf = (v: Values) => ({
+  maxPerHour: cap(v['max-per-hour'], 'max-per-hour'),
+  maxPerDay: cap(v['max-per-day'], 'max-per-day'),
+});
+/** The account a command names (--workspace, --id). */
+const accountOf = (v: Values) => ({
+  workspaceId: parseId(v.workspace as string, 'workspace'),
+  accountId: parseId(v.id as string, 'e-mail account'),
+});
+
+/** The flags of the mailbox's SMTP or IMAP server: host, port, secure, login and the password's variable. */
+function serverFlags(
+  kind: 'smtp' | 'imap',
+  about: { host: string; hostRequired: boolean; port: string; secure: string; user: string },
+): Flag[] {
+  return [
+    { name: `${kind}-host`, value: '<host>', required: about.hostRequired, description: about.host },
+    { name: `${kind}-port`, value: '<port>', required: false, description: about.port },
+    { name: `${kind}-secure`, value: 'true|false', required: false, description: about.secure },
+    { name: `${kind}-user`, value: '<user>', required: false, description: about.user },
+    {
+      name: `${kind}-password-env`,
+      value: '<VAR>',
+      required: false,
+      description: `name of the environment variable holding the ${kind.toUpperCase()} password`,
+    },
+  ];
+}
 
 /** A password flag names an environment variable, so the secret never appears in shell history or `ps`. */
 function secret(env: NodeJS.ProcessEnv, name: string | undefined, what: string): string | undefined {
@@ -65,31 +94,20 @@ export const emailAccountCommands: CommandSpec[] = [
       { name: 'name', value: '<name>', required: true, description: 'label, e.g. "Sales"' },
       { name: 'email', value: '<address>', required: true, description: 'the mailbox address (sender)' },
       { name: 'display-name', value: '<name>', required: false, description: 'sender name' },
-      { name: 'smtp-host', value: '<host>', required: true, description: 'SMTP server' },
-      { name: 'smtp-port', value: '<port>', required: false, description: 'default 587 (465 with --smtp-secure true)' },
-      {
-        name: 'smtp-secure',
-        value: 'true|false',
-        required: false,
-        description: 'TLS from the first byte (port 465); else STARTTLS when offered',
-      },
-      { name: 'smtp-user', value: '<user>', required: false, description: 'SMTP login' },
-      {
-        name: 'smtp-password-env',
-        value: '<VAR>',
-        required: false,
-        description: 'name of the environment variable holding the SMTP password',
-      },
-      { name: 'imap-host', value: '<host>', required: false, description: 'IMAP server (receiving)' },
-      { name: 'imap-port', value: '<port>', required: false, description: 'default 993' },
-      { name: 'imap-secure', value: 'true|false', required: false, description: 'default true' },
-      { name: 'imap-user', value: '<user>', required: false, description: 'IMAP login (default: the address)' },
-      {
-        name: 'imap-password-env',
-        value: '<VAR>',
-        required: false,
-        description: 'name of the environment variable holding the IMAP password',
-      },
+      ...serverFlags('smtp', {
+        host: 'SMTP server',
+        hostRequired: true,
+        port: 'default 587 (465 with --smtp-secure true)',
+        secure: 'TLS from the first byte (port 465); else STARTTLS when offered',
+        user: 'SMTP login',
+      }),
+      ...serverFlags('imap', {
+        host: 'IMAP server (receiving)',
+        hostRequired: false,
+        port: 'default 993',
+        secure: 'default true',
+        user: 'IMAP login (default: the address)',
+      }),
       {
         name: 'users',
         value: '<ids>',
@@ -109,8 +127,7 @@ export const emailAccountCommands: CommandSpec[] = [
       const smtpSecure = bool(v['smtp-secure'], 'smtp-secure');
       const imapPort = port(v['imap-port'], 'imap-port');
       const imapSecure = bool(v['imap-secure'], 'imap-secure') ?? (imapPort === undefined || imapPort === 993);
-      const maxPerHour = cap(v['max-per-hour'], 'max-per-hour');
-      const maxPerDay = cap(v['max-per-day'], 'max-per-day');
+      const caps = capsOf(v);
       return async (em, io) => {
         const input: EmailAccountInput = {
           workspaceId,
@@ -136,8 +153,7 @@ export const emailAccountCommands: CommandSpec[] = [
               }
             : {}),
           userIds,
-          maxPerHour,
-          maxPerDay,
+          ...caps,
         };
         // Loaded on use: the mail libraries are not needed by the other commands.
         const { addEmailAccount } = await import('../../modules/email');
@@ -159,8 +175,7 @@ export const emailAccountCommands: CommandSpec[] = [
     summary: "Log in to the mailbox's SMTP (and IMAP) server and record the outcome on the account",
     flags: [workspace, id],
     prepare(v) {
-      const workspaceId = parseId(v.workspace as string, 'workspace');
-      const accountId = parseId(v.id as string, 'e-mail account');
+      const { workspaceId, accountId } = accountOf(v);
       return async (em, io) => {
         const { testEmailAccount } = await import('../../modules/email');
         const result = await testEmailAccount(em, workspaceId, accountId, secretsKeyFromEnv(io.env));
@@ -183,13 +198,11 @@ export const emailAccountCommands: CommandSpec[] = [
       'Set the sending caps of a mailbox (max per hour / per day, every sender together; none lifts a cap); sends over a cap wait (sequences, bulk) or get 429',
     flags: [workspace, id, ...capFlags],
     prepare(v) {
-      const workspaceId = parseId(v.workspace as string, 'workspace');
-      const accountId = parseId(v.id as string, 'e-mail account');
-      const maxPerHour = cap(v['max-per-hour'], 'max-per-hour');
-      const maxPerDay = cap(v['max-per-day'], 'max-per-day');
+      const { workspaceId, accountId } = accountOf(v);
+      const caps = capsOf(v);
       return async (em) => {
         const { setEmailAccountCaps } = await import('../../modules/email');
-        const account = await setEmailAccountCaps(em, workspaceId, accountId, { maxPerHour, maxPerDay });
+        const account = await setEmailAccountCaps(em, workspaceId, accountId, caps);
         return {
           result: { ...account },
           human: `E-mail account ${accountId}: max ${account.maxPerHour ?? 'unlimited'} per hour, ${account.maxPerDay ?? 'unlimited'} per day.`,
@@ -202,8 +215,7 @@ export const emailAccountCommands: CommandSpec[] = [
     summary: 'Disconnect a mailbox (its e-mails stay)',
     flags: [workspace, id],
     prepare(v) {
-      const workspaceId = parseId(v.workspace as string, 'workspace');
-      const accountId = parseId(v.id as string, 'e-mail account');
+      const { workspaceId, accountId } = accountOf(v);
       return async (em) => {
         const { removeEmailAccount } = await import('../../modules/email');
         const result = await removeEmailAccount(em, workspaceId, accountId);

@@ -32,6 +32,16 @@ function fairWorkspacesSql(filterWorkspaces: boolean): string {
     )`;
 }
 
+/** When the event `o` is claimable (see claimSql): due, not leased, no earlier event of its record unprocessed. */
+const CLAIMABLE = `o.processed_at is null
+  and o.available_at <= now()
+  and (o.locked_until is null or o.locked_until <= now())
+  and (
+    select e2.id from outbox_event e2
+    where e2.processed_at is null and e2.workspace_id = o.workspace_id
+      and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id
+    limit 1) is null`;
+
 /**
  * The claim, one statement in its own transaction. An event is claimable when it is due, not
  * leased (or its lease expired after a crash), and no earlier event of the same record is still
@@ -57,15 +67,7 @@ export function claimSql(filterWorkspaces: boolean, fair = true): string {
       select c.id, row_number() over (partition by ws.w order by c.id) as turn
       from ws cross join lateral (
         select o.id from outbox_event o
-        where o.workspace_id = ws.w
-          and o.processed_at is null
-          and o.available_at <= now()
-          and (o.locked_until is null or o.locked_until <= now())
-          and (
-            select e2.id from outbox_event e2
-            where e2.processed_at is null and e2.workspace_id = o.workspace_id
-              and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id
-            limit 1) is null
+        where o.workspace_id = ws.w and ${CLAIMABLE}
         order by o.id
         limit $3
         for update of o skip locked
@@ -80,16 +82,9 @@ function fifoClaimSql(filterWorkspaces: boolean): string {
   return `
     with claimable as (
       select o.id from outbox_event o
-      where o.processed_at is null
-        and o.available_at <= now()
-        and (o.locked_until is null or o.locked_until <= now())
+      where ${CLAIMABLE}
         ${filterWorkspaces ? 'and o.workspace_id = any($5::text[])' : ''}
         and $4::text is not null
-        and (
-          select e2.id from outbox_event e2
-          where e2.processed_at is null and e2.workspace_id = o.workspace_id
-            and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id
-          limit 1) is null
       order by o.id
       limit $3
       for update skip locked

@@ -99,9 +99,8 @@ export async function deleteWithEvent<N extends EventType>(
   opts: Pick<WriteOptions, 'flush'> = {},
 ): Promise<void> {
   ctx.em.remove(target);
-  const { entityId = target._id, ...rest } = event;
-  emit<N>(ctx, { ...rest, entityId });
-  if (opts.flush !== false) await ctx.em.flush();
+  // The rest is the create tail: the event (entityId defaulting to the record's id), then the flush.
+  await emitCreate<N>(ctx, target, event, opts);
 }
 
 interface Tagged {

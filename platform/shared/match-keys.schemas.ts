@@ -23,32 +23,27 @@ export const profileUrlField = z
     'professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query)',
   );
 
+/** A key to look up: 1 to 2048 characters that `normalize` turns into the key, else a 400 with `message`. */
+const lookupKey = <K>(normalize: (value: string) => K | null, message: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(2048)
+    .transform((value, ctx) => {
+      const key = normalize(value);
+      if (!key) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return key;
+    });
+
 /** A profile URL to look up, in canonical form. */
-export const profileQuery = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2048)
-  .transform((value, ctx) => {
-    const profile = normalizeProfileUrl(value);
-    if (!profile) {
-      ctx.addIssue({ code: 'custom', message: 'must be a profile URL such as https://www.linkedin.com/in/jane-doe' });
-      return z.NEVER;
-    }
-    return profile;
-  });
+export const profileQuery = lookupKey(
+  normalizeProfileUrl,
+  'must be a profile URL such as https://www.linkedin.com/in/jane-doe',
+);
 
 /** A web domain (or URL) to look up, as a bare host. */
-export const domainQuery = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2048)
-  .transform((value, ctx) => {
-    const domain = normalizeDomain(value);
-    if (!domain) {
-      ctx.addIssue({ code: 'custom', message: 'must be a domain or URL such as acme.dk' });
-      return z.NEVER;
-    }
-    return domain;
-  });
+export const domainQuery = lookupKey(normalizeDomain, 'must be a domain or URL such as acme.dk');

@@ -8,7 +8,9 @@ import { createTemporalClient } from '../../platform/temporal/client';
 import { AutomationExecution } from '../../modules/automations/automation.entity';
 import { newId } from '../../platform/ids';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { createRunStarter } from '../../modules/automations/engine/starter';
+import { createRunStarter, type RunStarter } from '../../modules/automations/engine/starter';
+import type { EngineDeps } from '../../modules/automations/engine/ports';
+import type { StartQueue } from '../../platform/intake/starter';
 import { Contract } from '../../modules/contracts/contract.entity';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { OutboxEvent } from '../../platform/outbox/outbox-event.entity';
@@ -42,6 +44,49 @@ afterAll(async () => {
   await proxy.close();
 });
 
+/** Runs `during` with Temporal out of reach (the proxy down) and brings it back after, whatever happens. */
+async function whileDown<T>(during: () => Promise<T>): Promise<T> {
+  await proxy.down();
+  try {
+    return await during();
+  } finally {
+    await proxy.up();
+  }
+}
+
+/**
+ * Removes a run from the shared dev server (no worker polls this file's queue), connecting to it directly.
+ * `running`: expects the run to be RUNNING first, and a failed terminate fails the test; otherwise a run that
+ * has already ended (or was never started) is fine.
+ */
+async function terminate(workflowId: string, running = false): Promise<void> {
+  const client = createTemporalClient(await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }), app.config);
+  try {
+    const handle = client.workflow.getHandle(workflowId);
+    if (running) {
+      expect((await handle.describe()).status.name).toBe('RUNNING');
+      await handle.terminate('test cleanup');
+    } else await handle.terminate('test cleanup').catch(() => undefined);
+  } finally {
+    await client.connection.close();
+  }
+}
+
+/** The worker's run starter for this file's workspace (with `queues` beside the automation runs' queue). */
+function runStarter(queues?: (deps: EngineDeps) => StartQueue[]): RunStarter {
+  const deps: EngineDeps = {
+    orm: app.runtime.deps.orm,
+    log: createLogger('silent', 'faults-temporal'),
+    // Reaching Temporal through the same proxy.
+    workflows: createWorkflowPort(app.runtime.deps.temporal, taskQueue),
+  };
+  return createRunStarter(deps, {
+    workspaceIds: () => [t.workspaceId],
+    pollMs: 200,
+    ...(queues ? { queues: queues(deps) } : {}),
+  });
+}
+
 async function manualAutomation(): Promise<string> {
   const created = await t.http.post('/api/v1/automations', {
     name: 'Manual',
@@ -66,31 +111,20 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
   it('answers 202 queued at once; the run waits as queued and starts once, when the engine is back', async () => {
     const automationId = await manualAutomation();
     const orm = app.runtime.deps.orm;
-    // The worker's run starter, reaching Temporal through the same proxy.
-    const starter = createRunStarter(
-      {
-        orm,
-        log: createLogger('silent', 'faults-temporal'),
-        workflows: createWorkflowPort(app.runtime.deps.temporal, taskQueue),
-      },
-      { workspaceIds: () => [t.workspaceId], pollMs: 200 },
-    );
-    await proxy.down();
-    await starter.start();
-    let executionId: string;
-    try {
+    const starter = runStarter();
+    const executionId = await whileDown(async () => {
+      await starter.start();
       const started = Date.now();
       const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {});
       expect(Date.now() - started).toBeLessThan(2000);
       expect(res.status).toBe(202);
       expect(res.body.data.status).toBe('queued');
-      executionId = res.body.data.executionId as string;
+      const queued = res.body.data.executionId as string;
       await new Promise((r) => setTimeout(r, 1500));
-      const shown = await t.http.get(`/api/v1/automations/executions/${executionId}`);
+      const shown = await t.http.get(`/api/v1/automations/executions/${queued}`);
       expect(shown.body.data).toMatchObject({ status: 'queued', error: null });
-    } finally {
-      await proxy.up();
-    }
+      return queued;
+    });
     const rowStatus = async () =>
       (await forkForWorkspace(orm.em, t.workspaceId).findOne(AutomationExecution, { _id: executionId }))?.status;
     await waitFor(async () => (await rowStatus()) === 'running', 20_000, 'the queued run to start');
@@ -98,30 +132,16 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
     const rows = await forkForWorkspace(orm.em, t.workspaceId).find(AutomationExecution, { automationId });
     expect(rows).toHaveLength(1);
     // Cancelling it while the engine is down: 503 within the deadline, nothing recorded, the run still running.
-    await proxy.down();
-    try {
+    await whileDown(async () => {
       const started = Date.now();
-      const res = await t.http.post(`/api/v1/automations/executions/${executionId!}/cancel`, {});
+      const res = await t.http.post(`/api/v1/automations/executions/${executionId}/cancel`, {});
       expect(Date.now() - started).toBeLessThan(6000);
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ code: 'unavailable', details: { recorded: false } });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await rowStatus()).toBe('running');
-    } finally {
-      await proxy.up();
-    }
-    const client = createTemporalClient(
-      await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }),
-      app.config,
-    );
-    try {
-      const handle = client.workflow.getHandle(rows[0]!.workflowId);
-      expect((await handle.describe()).status.name).toBe('RUNNING');
-      // No worker polls this queue: remove the run from the shared dev server.
-      await handle.terminate('test cleanup');
-    } finally {
-      await client.connection.close();
-    }
+    });
+    await terminate(rows[0]!.workflowId, true);
   }, 60_000);
 });
 
@@ -129,16 +149,10 @@ describe('POST /contracts/:id/send while Temporal is down', () => {
   it('answers 200 at once with one contract_sent; the envelope starts once, when the engine is back', async () => {
     const { id } = await createContract(t.http);
     const orm = app.runtime.deps.orm;
-    const log = createLogger('silent', 'faults-temporal');
-    const workflows = createWorkflowPort(app.runtime.deps.temporal, taskQueue);
-    const starter = createRunStarter(
-      { orm, log, workflows },
-      { workspaceIds: () => [t.workspaceId], pollMs: 200, queues: [contractStartQueue({ orm, log, workflows })] },
-    );
+    const starter = runStarter((deps) => [contractStartQueue(deps)]);
     const row = () => forkForWorkspace(orm.em, t.workspaceId).findOne(Contract, { _id: id });
-    await proxy.down();
-    await starter.start();
-    try {
+    await whileDown(async () => {
+      await starter.start();
       const started = Date.now();
       const res = await t.http.post(`/api/v1/contracts/${id}/send`, { reminderIntervalHours: null });
       expect(Date.now() - started).toBeLessThan(2000);
@@ -146,9 +160,7 @@ describe('POST /contracts/:id/send while Temporal is down', () => {
       expect(res.body.data).toMatchObject({ status: 'sent', lastError: null });
       await new Promise((r) => setTimeout(r, 1500));
       expect(await row()).toMatchObject({ status: 'sent', startQueued: true });
-    } finally {
-      await proxy.up();
-    }
+    });
     await waitFor(async () => (await row())?.startQueued === false, 30_000, 'the queued envelope to start');
     await starter.stop();
     const sentEvents = await forkForWorkspace(orm.em, t.workspaceId).count(OutboxEvent, {
@@ -156,36 +168,11 @@ describe('POST /contracts/:id/send while Temporal is down', () => {
       entityId: id,
     });
     expect(sentEvents).toBe(1);
-    const client = createTemporalClient(
-      await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }),
-      app.config,
-    );
-    try {
-      const handle = client.workflow.getHandle((await row())!.workflowId!);
-      expect((await handle.describe()).status.name).toBe('RUNNING');
-      await handle.terminate('test cleanup');
-    } finally {
-      await client.connection.close();
-    }
+    await terminate((await row())!.workflowId!, true);
   }, 60_000);
 });
 
 describe('calls that wait on a workflow while Temporal is down answer within the engine deadline', () => {
-  const terminate = async (workflowId: string) => {
-    const client = createTemporalClient(
-      await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }),
-      app.config,
-    );
-    try {
-      await client.workflow
-        .getHandle(workflowId)
-        .terminate('test cleanup')
-        .catch(() => undefined);
-    } finally {
-      await client.connection.close();
-    }
-  };
-
   it('approve: 503 recorded false (nothing reached the engine); once it is back the same key is recorded', async () => {
     const config = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 24 });
     // After the outage of the test before, the gRPC channel reconnects with backoff: a 503 (nothing held) is retried.
@@ -198,8 +185,7 @@ describe('calls that wait on a workflow while Temporal is down answer within the
     const { _id: id, approvalWorkflowId } = created.body.data as { _id: string; approvalWorkflowId: string };
     const key = { headers: { 'Idempotency-Key': `approve-${id}` } };
     try {
-      await proxy.down();
-      try {
+      await whileDown(async () => {
         const started = Date.now();
         const res = await t.http.post(`/api/v1/bookings/${id}/approve`, {}, key);
         expect(Date.now() - started).toBeLessThan(6000);
@@ -207,9 +193,7 @@ describe('calls that wait on a workflow while Temporal is down answer within the
         expect(res.body).toMatchObject({ code: 'unavailable', details: { recorded: false } });
         expect(res.body.error).toContain('not recorded');
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-      } finally {
-        await proxy.up();
-      }
+      });
       // Temporal back, still no worker on this queue: the decision is recorded now (a signal), not lost.
       let again = await t.http.post(`/api/v1/bookings/${id}/approve`, {}, key);
       for (let i = 0; again.body?.details?.recorded !== true && i < 10; i++) {
@@ -229,16 +213,13 @@ describe('calls that wait on a workflow while Temporal is down answer within the
     const sent = await t.http.post(`/api/v1/contracts/${id}/send`, { reminderIntervalHours: null });
     expect(sent).toMatchObject({ status: 200 });
     try {
-      await proxy.down();
-      try {
+      await whileDown(async () => {
         const started = Date.now();
         const res = await t.http.post(`/api/v1/contracts/${id}/void`, { reason: 'Wrong terms' });
         expect(Date.now() - started).toBeLessThan(5000);
         expect(res.status).toBe(200);
         expect(res.body.data).toMatchObject({ status: 'voided', voidReason: 'Wrong terms' });
-      } finally {
-        await proxy.up();
-      }
+      });
     } finally {
       await terminate(sent.body.data.workflowId);
     }

@@ -1,7 +1,6 @@
 // End to end through the generated TypeScript SDK only (sdk/typescript), type-checked with the
 // repository's strict tsconfig: the scenario of test/support/sdk-scenario.ts against the real app.
 import { createCrmClient } from '../../sdk/typescript';
-import { createLogger } from '../../platform/logger';
 import type { OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { runSdkScenario } from '../support/sdk-scenario';
@@ -15,7 +14,7 @@ let indexing: OutboxDispatcher;
 beforeAll(async () => {
   app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
   tenant = await app.tenant();
-  indexing = await startSearchIndexing(app, [tenant.workspaceId], createLogger('silent', 'sdk-e2e'));
+  indexing = await startSearchIndexing(app, [tenant.workspaceId]);
 });
 afterAll(async () => {
   await indexing?.stop();

@@ -2,7 +2,6 @@
  * Right after a Meilisearch outage the index answers again before it has caught up with the
  * writes made meanwhile: search must say `degraded: true` (answering from Postgres) until it has.
  */
-import { createLogger } from '../../platform/logger';
 import type { TestApp } from '../support/app';
 import {
   DEAD_MEILI_URL,
@@ -15,7 +14,6 @@ import {
 import { withSearchApp } from '../support/search-suite';
 
 const PREFIX = uniqueIndexPrefix('catchup');
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-catch-up-test');
 const meili = testMeili();
 let app: TestApp;
 
@@ -26,7 +24,7 @@ describe('search after Meilisearch comes back', () => {
   it('answers degraded (from Postgres, complete) until the backlog is indexed, then from Meilisearch again', async () => {
     const ws = await app.tenant('Catch up');
     const bystander = await app.tenant('Catch up bystander');
-    const live = searchIndexDispatcher(app, [ws.workspaceId, bystander.workspaceId], log, { pollIntervalMs: 100 });
+    const live = searchIndexDispatcher(app, [ws.workspaceId, bystander.workspaceId], { pollIntervalMs: 100 });
     await live.start();
     try {
       await ws.http.post('/api/v1/companies', { name: 'Alpha Quartz' });
@@ -40,7 +38,7 @@ describe('search after Meilisearch comes back', () => {
     // Meilisearch down: a write's search event fails and is parked for its retry (outbox_delivery).
     const bravo = await ws.http.post('/api/v1/companies', { name: 'Bravo Quartz' });
     expect(bravo.status).toBe(201);
-    const down = searchIndexDispatcher(app, [ws.workspaceId], log, {
+    const down = searchIndexDispatcher(app, [ws.workspaceId], {
       config: { ...app.config, meiliUrl: DEAD_MEILI_URL },
       backoffMs: 300,
     });
@@ -63,7 +61,7 @@ describe('search after Meilisearch comes back', () => {
     expect(titles(other.body, 'company')).toEqual(['Bystander Quartz']);
 
     // The dispatcher delivers the backlog: answers come from Meilisearch again, complete.
-    const back = searchIndexDispatcher(app, [ws.workspaceId], log, { pollIntervalMs: 100 });
+    const back = searchIndexDispatcher(app, [ws.workspaceId], { pollIntervalMs: 100 });
     await back.start();
     try {
       const caughtUp = await searchUntil(

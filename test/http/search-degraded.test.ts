@@ -1,5 +1,4 @@
 import { Pool } from 'pg';
-import { createLogger } from '../../platform/logger';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
 import { DEAD_MEILI_URL, searchUntil, titles, uniqueIndexPrefix, searchIndexDispatcher } from '../support/search';
@@ -7,7 +6,6 @@ import { withSearchApp } from '../support/search-suite';
 
 // Meilisearch "stopped" = an app and a subscriber pointed at a port where nothing listens.
 const PREFIX = uniqueIndexPrefix('degraded');
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-degraded-test');
 let app: TestApp;
 let dead: TestApp;
 let db: Pool;
@@ -114,7 +112,7 @@ describe('indexing while Meilisearch is down', () => {
     const res = await ws.http.post('/api/v1/companies', { name: 'Phoenix Recovered' });
     expect(res.status).toBe(201);
 
-    const down = searchIndexDispatcher(app, [ws.workspaceId], log, {
+    const down = searchIndexDispatcher(app, [ws.workspaceId], {
       config: { ...app.config, meiliUrl: DEAD_MEILI_URL },
       backoffMs: 300,
     });
@@ -138,7 +136,7 @@ describe('indexing while Meilisearch is down', () => {
     });
 
     // Meilisearch "restarted": a dispatcher reaching it picks the event up once its backoff passed.
-    const back = searchIndexDispatcher(app, [ws.workspaceId], log, { pollIntervalMs: 100 });
+    const back = searchIndexDispatcher(app, [ws.workspaceId], { pollIntervalMs: 100 });
     await back.start();
     try {
       const found = await searchUntil(ws.http, 'q=phoenix', (body) =>

@@ -1,4 +1,3 @@
-import { createLogger } from '../../platform/logger';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, type Tenant, type TestApp } from '../support/app';
 import { searchUntil, titles, uniqueIndexPrefix, searchIndexDispatcher } from '../support/search';
@@ -8,7 +7,6 @@ import { expectError } from '../support/expect';
 // Writes go through the API; a dispatcher running buildSubscribers (limited to this file's
 // workspaces) carries them to Meilisearch under a per-run index prefix.
 const PREFIX = uniqueIndexPrefix('search');
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-test');
 let app: TestApp;
 let dead: TestApp;
 let a: Tenant;
@@ -175,7 +173,7 @@ describe('GET /api/v1/search: input rules', () => {
 
   it('limit: default 10, at most 50 hits per type, total counts all matches', async () => {
     const t = await app.tenant('Search limits');
-    const d = searchIndexDispatcher(app, [t.workspaceId], log, { pollIntervalMs: 100 });
+    const d = searchIndexDispatcher(app, [t.workspaceId], { pollIntervalMs: 100 });
     await d.start();
     try {
       for (let i = 0; i < 51; i += 17)

@@ -29,7 +29,7 @@ import { queuedRuns } from '../../platform/intake/queue-signal';
 import { enrollmentStartQueue } from '../../modules/sequences/start-queue';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { buildSubscribers } from '../../app/subscribers';
-import { startTestApp, type HttpClient, type TestApp } from './app';
+import { startTestApp, type HttpClient, type HttpResult, type TestApp } from './app';
 import { definitionCreator } from './definitions';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { WORKFLOWS_PATH } from '../../platform/temporal/bundle-options';
@@ -53,6 +53,18 @@ export interface EngineHarness {
   dispatcher(workspaceIds: string[]): OutboxDispatcher;
   /** The execution row (any workspace) once it has one of `statuses` (by default: finished). */
   waitForExecution(executionId: string, statuses?: string[], timeoutMs?: number): Promise<AutomationExecution>;
+  /**
+   * Expects `res`, the answer of a route that starts a run (trigger, test, retry), to be 202 and resolves to
+   * that run once it has one of `statuses` (by default: finished).
+   */
+  acceptedRun(res: HttpResult, statuses?: string[], timeoutMs?: number): Promise<AutomationExecution>;
+  /** POSTs `body` to the automation's trigger route as `http`'s tenant, then `acceptedRun` (finished). */
+  triggerRun(
+    http: HttpClient,
+    automationId: string,
+    body?: Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<AutomationExecution>;
   /** The steps of a run (any workspace), in the order they started. */
   stepsOf(executionId: string): Promise<AutomationStep[]>;
   /** The runs of an automation (any workspace), in the order they started. */
@@ -123,6 +135,9 @@ export async function startEngineHarness(
     workflows,
     engine,
     waitForExecution: (executionId, statuses, timeoutMs) => waitForExecution(app, executionId, statuses, timeoutMs),
+    acceptedRun: (res, statuses, timeoutMs) => acceptedRun(app, res, statuses, timeoutMs),
+    triggerRun: async (http, automationId, body = {}, timeoutMs) =>
+      acceptedRun(app, await http.post(`/api/v1/automations/${automationId}/trigger`, body), undefined, timeoutMs),
     stepsOf: (executionId) => stepsOf(app, executionId),
     executionsOf: (automationId) => executionsOf(app, automationId),
     async startWorker(opts = {}) {
@@ -334,6 +349,17 @@ async function waitForExecution(
     timeoutMs,
     `execution ${executionId} to be ${statuses.join('/')}`,
   );
+}
+
+async function acceptedRun(
+  app: TestApp,
+  res: HttpResult,
+  statuses?: string[],
+  timeoutMs?: number,
+): Promise<AutomationExecution> {
+  // The body goes into the failure message: a refused start says why.
+  expect({ status: res.status, body: res.body }).toMatchObject({ status: 202 });
+  return waitForExecution(app, res.body.data.executionId as string, statuses, timeoutMs);
 }
 
 async function stepsOf(app: TestApp, executionId: string): Promise<AutomationStep[]> {

@@ -9,25 +9,11 @@ import { SCOPES, type Ctx } from '../../platform/context';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createRecord } from '../../platform/shared/records';
 import type { HttpClient, TestApp } from './app';
+import { noteOnCreateGraph } from './note-graph';
 
 /** A valid graph: record_created trigger → create_note. */
-export const validGraph = (): { nodes: GraphNode[]; edges: GraphEdge[] } => ({
-  nodes: [
-    {
-      id: 'trigger_1',
-      type: 'trigger',
-      position: { x: 500, y: 0 },
-      data: { triggerType: 'record_created', config: { entityTypes: ['lead'] } },
-    },
-    {
-      id: 'action_1',
-      type: 'action',
-      position: { x: 500, y: 200 },
-      data: { actionType: 'create_note', config: { noteContent: 'New lead {{lead.title}}' } },
-    },
-  ],
-  edges: [{ id: 'e1', source: 'trigger_1', target: 'action_1', sourceHandle: null }],
-});
+export const validGraph = (): { nodes: GraphNode[]; edges: GraphEdge[] } =>
+  noteOnCreateGraph('lead', 'New lead {{lead.title}}');
 
 export const automationBody = (overrides: Record<string, unknown> = {}) => ({
   name: 'Welcome note',

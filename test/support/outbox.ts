@@ -41,6 +41,21 @@ export async function eventsFor(orm: MikroORM, entityId: string): Promise<Stored
   return events;
 }
 
+/**
+ * Marks the workspace's outbox events (those whose type matches the LIKE pattern `types`, by default all)
+ * undelivered again, as after a dispatcher crash between delivering and recording it: the next drain
+ * delivers the same events (same ids) once more.
+ */
+export async function redeliverEvents(orm: MikroORM, workspaceId: string, types = '%'): Promise<void> {
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type like ?`,
+      [workspaceId, types],
+    );
+}
+
 /** A failed parked delivery of a made-up event (admin endpoint and tenant-isolation factory). */
 export async function insertParkedDelivery(
   orm: MikroORM,

@@ -2,6 +2,7 @@
 // (sdk/typescript). Run by test/http/sdk-e2e.test.ts and by `npm run contract:drift` (through
 // redocly's recording proxy). Throws with the failing call's answer when a step goes wrong.
 import { saved, type CrmClient } from '../../sdk/typescript';
+import { noteOnCreateGraph } from './note-graph';
 
 export interface ScenarioStep {
   call: string;
@@ -88,21 +89,7 @@ export async function runSdkScenario(
     await crm.POST('/api/v1/automations', {
       body: {
         name: `${name}: note new deals`,
-        nodes: [
-          {
-            id: 'trigger_1',
-            type: 'trigger',
-            position: { x: 0, y: 0 },
-            data: { triggerType: 'record_created', config: { entityTypes: ['deal'] } },
-          },
-          {
-            id: 'action_1',
-            type: 'action',
-            position: { x: 0, y: 200 },
-            data: { actionType: 'create_note', config: { noteContent: 'New deal {{deal.title}}' } },
-          },
-        ],
-        edges: [{ id: 'e1', source: 'trigger_1', target: 'action_1', sourceHandle: null }],
+        ...noteOnCreateGraph('deal', 'New deal {{deal.title}}'),
       },
     }),
     steps,

@@ -1,6 +1,5 @@
 // The set-up of the search test files: writes reach Meilisearch through the outbox, under an index
 // prefix of the file's own (the Meilisearch server is shared).
-import { createLogger } from '../../platform/logger';
 import type { OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { startTestApp, type Tenant, type TestApp } from './app';
 import { DEAD_MEILI_URL, deleteIndexes, startSearchIndexing, testMeili } from './search';
@@ -49,8 +48,7 @@ export function withSearchIndexing(
     app = await startTestApp({ MEILI_INDEX_PREFIX: prefix });
     if (options.dead) dead = await startTestApp({ MEILI_INDEX_PREFIX: prefix, MEILI_URL: DEAD_MEILI_URL });
     const [a, b] = await Promise.all(tenants.map((name) => app!.tenant(name)));
-    const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-test');
-    dispatcher = await startSearchIndexing(app, [a!.workspaceId, b!.workspaceId], log);
+    dispatcher = await startSearchIndexing(app, [a!.workspaceId, b!.workspaceId]);
     set({ app, dead: dead as TestApp, a: a!, b: b! });
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MeiliSearch } from 'meilisearch';
 import type { AppConfig } from '../../platform/config';
-import type { Logger } from '../../platform/logger';
+import { createLogger, type Logger } from '../../platform/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { buildSubscribers } from '../../app/subscribers';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
@@ -21,15 +21,20 @@ export const testMeili = (): MeiliSearch =>
 /**
  * An outbox dispatcher with only the search-index subscriber, for the given workspaces (not started):
  * writes reach Meilisearch the way the worker sends them. `config` replaces the app's (e.g. a Meilisearch
- * that is down); without `backoffMs` a failed delivery waits the standard retry schedule.
+ * that is down); without `backoffMs` a failed delivery waits the standard retry schedule. It logs at
+ * TEST_LOG_LEVEL (silent by default) unless given `log`.
  */
 export function searchIndexDispatcher(
   app: TestApp,
   workspaceIds: string[],
-  log: Logger,
-  options: { config?: AppConfig; pollIntervalMs?: number; backoffMs?: number } = {},
+  options: { config?: AppConfig; pollIntervalMs?: number; backoffMs?: number; log?: Logger } = {},
 ): OutboxDispatcher {
-  const { config = app.config, pollIntervalMs, backoffMs } = options;
+  const {
+    config = app.config,
+    pollIntervalMs,
+    backoffMs,
+    log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-test'),
+  } = options;
   return createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl,
     workspaceIds,
@@ -44,12 +49,8 @@ export function searchIndexDispatcher(
 }
 
 /** A started search-index dispatcher (polling every 100 ms, retrying after 100 ms). Stop it in afterAll. */
-export async function startSearchIndexing(
-  app: TestApp,
-  workspaceIds: string[],
-  log: Logger,
-): Promise<OutboxDispatcher> {
-  const dispatcher = searchIndexDispatcher(app, workspaceIds, log, { pollIntervalMs: 100, backoffMs: 100 });
+export async function startSearchIndexing(app: TestApp, workspaceIds: string[]): Promise<OutboxDispatcher> {
+  const dispatcher = searchIndexDispatcher(app, workspaceIds, { pollIntervalMs: 100, backoffMs: 100 });
   await dispatcher.start();
   return dispatcher;
 }

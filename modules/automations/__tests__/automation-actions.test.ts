@@ -38,12 +38,10 @@ async function run(
   context?: Record<string, unknown>,
 ) {
   const id = await createAutomation(suite.t.http, chainGraph({ triggerType: 'lead_created' }, nodes));
-  const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, {
+  const done = await suite.h.triggerRun(suite.t.http, id, {
     ...(entity ?? {}),
     ...(context ? { context } : {}),
   });
-  if (res.status !== 202) throw new Error(`trigger: ${res.status} ${JSON.stringify(res.body)}`);
-  const done = await suite.h.waitForExecution(res.body.data.executionId);
   const steps = await suite.h.stepsOf(done._id);
   return { done, steps, step: (nodeId: string) => steps.find((s) => s.nodeId === nodeId)! };
 }
@@ -350,12 +348,11 @@ describe('lookup first / count and change detection', () => {
         sortOrder: -1,
       }),
     );
-    const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, {
+    const done = await suite.h.triggerRun(suite.t.http, id, {
       entityType: 'lead',
       entityId: a._id,
       context: { webhookData: { tag } },
     });
-    const done = await suite.h.waitForExecution(res.body.data.executionId);
     const steps = await suite.h.stepsOf(done._id);
     expect(steps.find((s) => s.nodeId === 'find')).toMatchObject({
       handle: 'found',
@@ -378,8 +375,7 @@ describe('lookup first / count and change detection', () => {
         ],
       }),
     );
-    const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: a._id });
-    const done = await suite.h.waitForExecution(res.body.data.executionId);
+    const done = await suite.h.triggerRun(suite.t.http, id, { entityType: 'lead', entityId: a._id });
     expect((await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'find')).toMatchObject({
       handle: 'found',
       output: { found: true, count: 1 },
@@ -398,8 +394,7 @@ describe('lookup first / count and change detection', () => {
       }),
     );
     const once = async () => {
-      const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: l._id });
-      const done = await suite.h.waitForExecution(res.body.data.executionId);
+      const done = await suite.h.triggerRun(suite.t.http, id, { entityType: 'lead', entityId: l._id });
       return (await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'find')!;
     };
     expect(await once()).toMatchObject({ handle: 'found', output: { changed: true, previous: null } });

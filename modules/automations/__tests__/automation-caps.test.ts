@@ -158,8 +158,7 @@ describe('lookup mode all: fan-out', () => {
         action('create_note', { noteContent: 'Hello {{lead.title}} via {{lookup.campaign_leads.title}}' }),
       ),
     );
-    const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, {});
-    const parent = await suite.h.waitForExecution(res.body.data.executionId, undefined, 30_000);
+    const parent = await suite.h.triggerRun(suite.t.http, id, {}, 30_000);
     expect(parent.status).toBe('completed');
     const lookupStep = (await suite.h.stepsOf(parent._id)).find((s) => s.nodeId === 'find')!;
     expect(lookupStep).toMatchObject({
@@ -194,8 +193,7 @@ describe('lookup mode all: fan-out', () => {
   it('no match takes the empty branch', async () => {
     const source = `none-${newId()}`;
     const id = await createAutomation(suite.t.http, lookupGraph(source, action('create_note', { noteContent: 'x' })));
-    const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, {});
-    const parent = await suite.h.waitForExecution(res.body.data.executionId);
+    const parent = await suite.h.triggerRun(suite.t.http, id);
     expect(parent.status).toBe('completed');
     expect((await suite.h.stepsOf(parent._id)).map((s) => [s.nodeId, s.handle])).toEqual([
       ['trigger', null],
@@ -208,8 +206,7 @@ describe('lookup mode all: fan-out', () => {
     const source = `cap-${newId()}`;
     await seedLeads(101, source);
     const id = await createAutomation(suite.t.http, lookupGraph(source, action('create_note', { noteContent: 'x' })));
-    const res = await suite.t.http.post(`/api/v1/automations/${id}/test`, {});
-    const done = await suite.h.waitForExecution(res.body.data.executionId);
+    const done = await suite.h.acceptedRun(await suite.t.http.post(`/api/v1/automations/${id}/test`, {}));
     const step = (await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'find')!;
     expect(step.output).toMatchObject({ count: 101, truncated: true, cap: 100, fanOut: false });
     expect((step.output as { matchIds: string[] }).matchIds).toHaveLength(100);

@@ -54,12 +54,7 @@ const graph = {
 it('the execution detail and the Web UI summary name each condition node, its branch and why', async () => {
   const automationId = await createAutomation(suite.t.http, graph);
   const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Small lead', value: 10 })).body.data;
-  const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
-    entityType: 'lead',
-    entityId: lead._id,
-  });
-  expect(res.status).toBe(202);
-  const done = await suite.h.waitForExecution(res.body.data.executionId);
+  const done = await suite.h.triggerRun(suite.t.http, automationId, { entityType: 'lead', entityId: lead._id });
   expect(done.status).toBe('completed');
 
   const detail = await suite.t.http.get(`/api/v1/automations/executions/${done._id}`);

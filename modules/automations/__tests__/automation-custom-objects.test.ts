@@ -122,8 +122,7 @@ describe('custom objects in automations', () => {
     ]);
     graph.edges[1]!.sourceHandle = 'found' as never;
     const id = await createAutomation(suite.t.http, graph);
-    const res = await suite.t.http.post(`/api/v1/automations/${id}/trigger`, {});
-    const done = await suite.h.waitForExecution(res.body.data.executionId);
+    const done = await suite.h.triggerRun(suite.t.http, id);
     expect(done.status).toBe('completed');
     const steps = await suite.h.stepsOf(done._id);
     expect(steps.find((s) => s.nodeId === 'look')!.output).toMatchObject({

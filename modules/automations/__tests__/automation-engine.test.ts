@@ -4,7 +4,7 @@ import { Note } from '../../notes/note.entity';
 import { startExecution } from '../engine/start';
 import { executionWorkflowId } from '../automation-ids.pure';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
-import { eventsFor } from '../../../test/support/outbox';
+import { eventsFor, redeliverEvents } from '../../../test/support/outbox';
 import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
 import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
 import { expectError } from '../../../test/support/expect';
@@ -67,12 +67,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     expect(desc.raw.workflowExecutionInfo?.priority?.fairnessKey).toBe(tenant.workspaceId);
 
     // A re-delivered event (same event id) starts nothing new.
-    await suite.h.app.runtime.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(`update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ?`, [
-        tenant.workspaceId,
-      ]);
+    await redeliverEvents(suite.h.app.runtime.deps.orm, tenant.workspaceId);
     await d.drainOnce();
     expect(await suite.h.executionsOf(automationId)).toHaveLength(1);
     expect(await notesOf(tenant.workspaceId, lead._id)).toHaveLength(1);
@@ -123,13 +118,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     for (const e of runsOfOpen) expect((await suite.h.waitForExecution(e._id)).status).toBe('completed');
 
     // Redelivering the whole batch starts nothing new (dedupe on the event id per automation).
-    await suite.h.app.runtime.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type = 'lead_created'`,
-        [tenant.workspaceId],
-      );
+    await redeliverEvents(suite.h.app.runtime.deps.orm, tenant.workspaceId, 'lead_created');
     await d.drainOnce();
     expect(await suite.h.executionsOf(open)).toHaveLength(12);
     expect(await suite.h.executionsOf(capped)).toHaveLength(5);
@@ -258,12 +247,7 @@ describe('conditions', () => {
   ])('lead value %s takes the %s branch', async (value, note, handle) => {
     const automationId = await createAutomation(suite.t.http, graph);
     const lead = (await suite.t.http.post('/api/v1/leads', { title: `Value ${value}`, value })).body.data;
-    const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
-      entityType: 'lead',
-      entityId: lead._id,
-    });
-    expect(res.status).toBe(202);
-    const done = await suite.h.waitForExecution(res.body.data.executionId);
+    const done = await suite.h.triggerRun(suite.t.http, automationId, { entityType: 'lead', entityId: lead._id });
     expect(done.status).toBe('completed');
     expect((await notesOf(suite.t.workspaceId, lead._id)).map((n) => n.content)).toEqual([note]);
     const steps = await suite.h.stepsOf(done._id);
@@ -282,13 +266,13 @@ describe('POST /automations/:id/trigger and /test', () => {
     const res = await suite.t.http.post(`/api/v1/automations/${active}/trigger`, {
       context: { lead: { _id: lead._id, title: 'Manual' } },
     });
-    expect(res.status).toBe(202);
+    const done = await suite.h.acceptedRun(res);
     expect(res.body.data).toEqual({
       executionId: expect.stringMatching(/^[0-9a-f]{24}$/),
       workflowId: executionWorkflowId(suite.t.workspaceId, res.body.data.executionId),
       status: 'queued',
     });
-    expect((await suite.h.waitForExecution(res.body.data.executionId)).status).toBe('completed');
+    expect(done.status).toBe('completed');
     expect(await notesOf(suite.t.workspaceId, lead._id)).toHaveLength(1);
 
     const inactive = await createAutomation(
@@ -326,9 +310,8 @@ describe('POST /automations/:id/trigger and /test', () => {
     const res = await suite.t.http.post(`/api/v1/automations/${id}/test`, {
       testContext: { lead: { _id: lead._id, title: 'Tested' } },
     });
-    expect(res.status).toBe(202);
+    const done = await suite.h.acceptedRun(res, undefined, 10_000);
     expect(res.body.data).toMatchObject({ status: 'queued', isTest: true });
-    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 10_000);
     expect(done).toMatchObject({ status: 'completed', isTest: true });
     const steps = await suite.h.stepsOf(done._id);
     expect(steps.map((s) => [s.nodeId, s.status])).toEqual([

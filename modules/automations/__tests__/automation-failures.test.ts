@@ -177,11 +177,10 @@ describe('actions that cannot act yet fail with a clear step error', () => {
     );
     const lead = (await suite.t.http.post('/api/v1/leads', { title: '<b>Bold</b>', email: 'x@example.test' })).body
       .data;
-    const res = await suite.t.http.post(`/api/v1/automations/${automationId}/trigger`, {
+    const done = await suite.h.triggerRun(suite.t.http, automationId, {
       entityType: 'lead',
       entityId: lead._id,
     });
-    const done = await suite.h.waitForExecution(res.body.data.executionId);
     expect(done.status).toBe('failed');
     const step = (await suite.h.stepsOf(done._id)).find((s) => s.nodeId === 'n1')!;
     expect(step.error).toMatch(/e-mail is not configured: set SMTP_URL/);

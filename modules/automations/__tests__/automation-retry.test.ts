@@ -82,7 +82,7 @@ describe('retry one failed execution', () => {
     const s = await failedRun('/step-original');
     expect(await notesOf(s.leadId)).toEqual(['before /step-original']);
     const res = await retry(s, {});
-    expect(res.status).toBe(202);
+    const done = await suite.h.acceptedRun(res, undefined, 20_000);
     expect(res.body.data).toMatchObject({
       status: 'queued',
       retryOf: s.executionId,
@@ -91,7 +91,6 @@ describe('retry one failed execution', () => {
       reusedSteps: 2,
       existing: false,
     });
-    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notesOf(s.leadId)).toEqual(['after /step-original 200', 'before /step-original']);
     const hits = calls.get('/step-original')!;
@@ -128,9 +127,8 @@ describe('retry one failed execution', () => {
   it('from the start on the original graph: every step runs again (n1 makes a second note)', async () => {
     const s = await failedRun('/start-original');
     const res = await retry(s, { from: 'start', definition: 'original' });
-    expect(res.status).toBe(202);
+    const done = await suite.h.acceptedRun(res, undefined, 20_000);
     expect(res.body.data).toMatchObject({ from: 'start', reusedSteps: 0 });
-    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notesOf(s.leadId)).toEqual([
       'after /start-original 200',
@@ -145,8 +143,7 @@ describe('retry one failed execution', () => {
     const put = await suite.t.http.put(`/api/v1/automations/${s.automationId}`, graph('/step-current', 'edited'));
     expect(put.status).toBe(200);
     const res = await retry(s, { definition: 'current' });
-    expect(res.status).toBe(202);
-    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
+    const done = await suite.h.acceptedRun(res, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(done.automationVersion).toBe(put.body.data.version);
     expect(await notesOf(s.leadId)).toEqual(['before /step-current', 'edited /step-current 200']);
@@ -157,8 +154,7 @@ describe('retry one failed execution', () => {
     const s = await failedRun('/start-current');
     await suite.t.http.put(`/api/v1/automations/${s.automationId}`, graph('/start-current', 'edited'));
     const res = await retry(s, { from: 'start', definition: 'current' });
-    expect(res.status).toBe(202);
-    const done = await suite.h.waitForExecution(res.body.data.executionId, undefined, 20_000);
+    const done = await suite.h.acceptedRun(res, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notesOf(s.leadId)).toEqual([
       'before /start-current',
@@ -181,8 +177,7 @@ describe('retry one failed execution', () => {
     expect(res.status).toBe(409);
     expect(res.body.error).toMatch(/the failed node n2 is not in the automation's current graph/);
     const ok = await retry(s, { definition: 'original' });
-    expect(ok.status).toBe(202);
-    expect((await suite.h.waitForExecution(ok.body.data.executionId, undefined, 20_000)).status).toBe('completed');
+    expect((await suite.h.acceptedRun(ok, undefined, 20_000)).status).toBe('completed');
   }, 60_000);
 
   it('Idempotency-Key: the repeated request answers the same retry; bad bodies are 400; other tenants 404', async () => {

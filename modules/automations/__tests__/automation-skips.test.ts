@@ -14,6 +14,7 @@ import { setWorkspaceStatus } from '../../workspaces/workspaces.service';
 import type { Tenant } from '../../../test/support/app';
 import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
 import { engineSuite } from '../../../test/support/engine-suite';
+import { redeliverEvents } from '../../../test/support/outbox';
 
 const suite = engineSuite('Skips');
 
@@ -93,13 +94,7 @@ describe('skips of outbox-triggered automations', () => {
     expect((await skipsOf(tenant, onLead)).data).toEqual([]);
 
     // Redelivering the event starts nothing new: a duplicate, naming the run it already started.
-    await suite.h.app.runtime.deps.orm.em
-      .fork()
-      .getConnection()
-      .execute(
-        `update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type = 'lead_created'`,
-        [tenant.workspaceId],
-      );
+    await redeliverEvents(suite.h.app.runtime.deps.orm, tenant.workspaceId, 'lead_created');
     await d.drainOnce();
     const [run] = await suite.h.executionsOf(onLead);
     expect((await skipsOf(tenant, onLead)).data).toEqual([

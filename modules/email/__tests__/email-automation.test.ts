@@ -32,8 +32,7 @@ async function run(config: Record<string, unknown>, leadId: string, beforeTrigge
     chainGraph({ triggerType: 'lead_created' }, [action('send_email', config)]),
   );
   await beforeTrigger?.();
-  const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: leadId });
-  const done = await h.waitForExecution(res.body.data.executionId);
+  const done = await h.triggerRun(t.http, id, { entityType: 'lead', entityId: leadId });
   return { done, steps: await h.stepsOf(done._id) };
 }
 

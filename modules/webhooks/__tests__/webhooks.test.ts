@@ -5,6 +5,7 @@ import { startTestApp, type Tenant, type TestApp } from '../../../test/support/a
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
 import { startReceiver, verifyWith, type Receiver } from '../../../test/support/webhooks';
 import { expectError } from '../../../test/support/expect';
+import { redeliverEvents } from '../../../test/support/outbox';
 
 // First attempts, the API and signing; retries through Temporal are in webhook-retries.test.ts.
 let app: TestApp;
@@ -233,12 +234,7 @@ describe('deliveries from the outbox', () => {
     });
     expect((await t.http.get(`/api/v1/webhooks/subscriptions/${other.body.data._id}/deliveries`)).body.total).toBe(0);
     // Re-delivering the same outbox events sends nothing twice (deliveries are unique per subscription and event).
-    await app.runtime.deps.orm.em
-      .getConnection()
-      .execute(
-        `update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type like 'company_%'`,
-        [t.workspaceId],
-      );
+    await redeliverEvents(app.runtime.deps.orm, t.workspaceId, 'company_%');
     await dispatcher.drainOnce();
     expect(receiver.received).toHaveLength(3);
   });
