@@ -27,7 +27,7 @@ import path from 'node:path';
 import { createTransport } from 'nodemailer';
 import { buildApi } from '../api/bootstrap';
 import { createActivities } from '../app/activities';
-import { connectTemporal, startTemporalWorker } from '../bin/worker';
+import { connectTemporal, startTemporalWorker } from '../bin/temporal-worker';
 import { loadConfig } from '../app/config';
 import { EmailBulk } from '../modules/email/email-bulk.entity';
 import { addEmailAccount } from '../modules/email/email-accounts.service';

@@ -2,7 +2,7 @@ import { createTemporalClient } from '../../platform/temporal/client';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createActivities } from '../../app/activities';
 import { createWorkflowPort } from '../../platform/temporal/workflow-client';
-import { connectTemporal, startTemporalWorker } from '../../bin/worker';
+import { connectTemporal, startTemporalWorker } from '../../bin/temporal-worker';
 import { createRunStarter } from '../../modules/automations/engine/starter';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { loadConfig } from '../../app/config';
