@@ -12,7 +12,7 @@ import type { EngineDeps } from './engine/ports';
 import { startExecution } from './engine/start';
 import { finishExecutionWithSteps } from './engine/finish';
 import { writeWorkflowSteps } from './engine/steps';
-import { queuedRuns } from '../../platform/intake/queue-signal';
+import { queuedRuns, START_QUEUE_CHANNEL } from '../../platform/intake/queue-signal';
 import type {
   FinishExecutionInput,
   NodeActivityInput,
@@ -143,7 +143,13 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
         error: input.error ?? null,
       });
       // Room under the workspace's cap on runs in flight: the starter of this process starts its next queued run.
-      if (changed && deps.config.automationMaxInFlightPerWorkspace > 0) queuedRuns.emit('queued', input.workspaceId);
+      if (changed && deps.config.automationMaxInFlightPerWorkspace > 0) {
+        queuedRuns.emit('queued', input.workspaceId);
+        // A backlog worker runs no starter: the main worker's starter hears of the room through NOTIFY (without it,
+        // only its 5 s poll would start the burst's next runs).
+        if (deps.config.workerRole === 'backlog')
+          await deps.orm.em.getConnection().execute(`select pg_notify('${START_QUEUE_CHANNEL}', '')`);
+      }
       return changed;
     },
 
