@@ -87,6 +87,11 @@ export interface WorkflowDescription {
 export interface WorkflowPort {
   /** Starts the kind's workflow; an already started (or finished) one with that id is success. */
   start<Meta, Input>(req: WorkflowStartRequest<Meta, Input>): Promise<'started' | 'already_started'>;
+  /**
+   * Whether starts on the `backlog` lane go to a backlog worker now (the port has a backlog task queue and a worker
+   * polls it); absent or false: every start goes to the main queue.
+   */
+  backlogLane?(): Promise<boolean>;
   /** Sends a signal; false when no running workflow has that id. */
   signal<Args extends unknown[]>(
     workflowId: string,

@@ -196,6 +196,8 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
   const backlogQueue = opts.backlogTaskQueue && opts.backlogTaskQueue !== taskQueue ? opts.backlogTaskQueue : '';
   const backlogPolled = backlogQueue ? pollerCheck(client, backlogQueue) : async () => false;
   return {
+    backlogLane: () => backlogPolled(),
+
     async start({ kind, workspaceId, id, input, meta, lane }) {
       const details = kind.details?.(meta);
       const backlog = lane === 'backlog' && (await backlogPolled());

@@ -11,8 +11,12 @@ import { action, chainGraph, createAutomation, waitFor } from '../../../test/sup
 import { engineSuite } from '../../../test/support/engine-suite';
 
 const CAP = 2;
+const BACKLOG_CAP = 4;
 const suite = engineSuite('Backlog lane A', {
-  env: { AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE: String(CAP) },
+  env: {
+    AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE: String(CAP),
+    AUTOMATION_MAX_IN_FLIGHT_BACKLOG: String(BACKLOG_CAP),
+  },
   harness: { backlogLane: true },
 });
 const graph = chainGraph({ triggerType: 'record_created', config: { entityTypes: ['lead'] } }, [
@@ -73,5 +77,37 @@ describe('the backlog lane', () => {
     for (const leadId of leadsA) expect(await em.count(Note, { leadRef: leadId })).toBe(1);
     const runsB = await completed(automationB, 1);
     expect(await queuesOf(runsB)).toEqual([suite.h.taskQueue]);
+  }, 120_000);
+
+  it(`while the backlog worker polls, a burst keeps up to ${BACKLOG_CAP} runs in flight (AUTOMATION_MAX_IN_FLIGHT_BACKLOG), those beyond the main cap of ${CAP} on the backlog queue`, async () => {
+    // The backlog worker of the previous test still polls (and the port knows it).
+    const backlogQueue = suite.h.app.config.temporalBacklogTaskQueue;
+    const c = await suite.h.app.tenant('Backlog lane C');
+    // A 5 s delay keeps each run in flight long enough to count the runs in flight.
+    const automationId = await createAutomation(
+      c.http,
+      chainGraph({ triggerType: 'record_created', config: { entityTypes: ['lead'] } }, [
+        { type: 'delay', data: { delayMinutes: 5 / 60 } },
+        action('create_note', { noteContent: 'Hi {{lead.title}}' }),
+      ]),
+    );
+    await leadsAt(suite.h, c, 10);
+    await suite.h.dispatcher([c.workspaceId]).drainOnce();
+    let maxRunning = 0;
+    const runs = await waitFor(
+      async () => {
+        const all = await suite.h.executionsOf(automationId);
+        maxRunning = Math.max(maxRunning, all.filter((e) => e.status === 'running').length);
+        return all.length === 10 && all.every((e) => e.status === 'completed') ? all : null;
+      },
+      90_000,
+      '10 runs to complete',
+    );
+    // More than the main cap in flight at once, never more than the backlog lane's cap.
+    expect(maxRunning).toBe(BACKLOG_CAP);
+    const queues = await queuesOf(runs);
+    // The first CAP started at once on the main queue; the runs beyond the cap, on the backlog queue.
+    expect(queues.filter((q) => q === backlogQueue).length).toBeGreaterThanOrEqual(BACKLOG_CAP - CAP);
+    expect(queues.filter((q) => q === suite.h.taskQueue).length).toBeGreaterThanOrEqual(CAP);
   }, 120_000);
 });

@@ -14,7 +14,7 @@ import {
 import type { GraphSnapshot } from './types.pure';
 import type { EngineDeps } from './ports';
 import { startWorkflowFor, type StartableRow } from './start';
-import { roomSql } from './in-flight';
+import { backlogCapOf, beyondCapSql, roomSql } from './in-flight';
 import { automationActorId, workspaceInfo } from './workspace';
 
 export type { RunStarter, RunStarterOptions } from '../../../platform/intake/starter';
@@ -38,9 +38,10 @@ interface ClaimedRow {
 
 /**
  * One statement: claim (in turns per workspace, intake/fair-pick.ts), lease, and add the claimed runs not yet counted
- * to their automation's totalRuns. Bindings: the pick's, then the lease seconds.
+ * to their automation's totalRuns. Bindings: the pick's, then the lease seconds. A claimed run goes to the backlog lane
+ * when more of its workspace's runs stay queued behind the claim, or when `spill` (an SQL condition on `u`) holds.
  */
-const claimSql = (pick: string): string => `${pick},
+const claimSql = (pick: string, spill: string): string => `${pick},
   c as (select e.id, e.run_counted from automation_execution e where e.id in (select id from picked)),
   u as (
     update automation_execution e set start_lease_until = now() + make_interval(secs => ?), run_counted = true
@@ -52,26 +53,38 @@ const claimSql = (pick: string): string => `${pick},
       from (select automation_id, count(*)::int as n from u where not was_counted group by automation_id) x
      where a.id = x.automation_id)
   select u.*, a.created_by,
-    exists (select 1 from automation_execution q where q.workspace_id = u.workspace_id and q.status = 'queued'
-      and q.id not in (select id from picked)) as backlog
+    (exists (select 1 from automation_execution q where q.workspace_id = u.workspace_id and q.status = 'queued'
+      and q.id not in (select id from picked)) or ${spill}) as backlog
     from u left join automation a on a.id = u.automation_id order by u.id`;
 
 /** Queued automation executions. */
 export function automationRunQueue(deps: EngineDeps): StartQueue<ClaimedRow> {
   const conn = () => deps.orm.em.getConnection();
+  const limit = deps.inFlight?.cap ? deps.inFlight : undefined;
+  // While a backlog worker serves the backlog lane, a workspace's runs beyond the main cap go there, up to the
+  // backlog lane's cap (in-flight.ts backlogCapOf): the main worker still holds at most `cap` of them.
+  let wide = false;
+  const claim = fairClaim(
+    (sql, params) => conn().execute<ClaimedRow[]>(sql, params),
+    {
+      table: 'automation_execution',
+      queued: "t.status = 'queued'",
+      claimable: "t.status = 'queued' and (t.start_lease_until is null or t.start_lease_until < now())",
+      // Only into each workspace's free room under its cap on runs in flight (in-flight.ts).
+      ...(limit ? { room: (ws: string) => roomSql(ws, limit, wide) } : {}),
+    },
+    (pick) =>
+      claimSql(
+        pick,
+        wide && limit ? beyondCapSql('u.workspace_id', 'count(*) over (partition by u.workspace_id)', limit) : 'false',
+      ),
+  );
   return {
     name: 'run',
-    claim: fairClaim(
-      (sql, params) => conn().execute<ClaimedRow[]>(sql, params),
-      {
-        table: 'automation_execution',
-        queued: "t.status = 'queued'",
-        claimable: "t.status = 'queued' and (t.start_lease_until is null or t.start_lease_until < now())",
-        // Only into each workspace's free room under its cap on runs in flight (in-flight.ts).
-        ...(deps.inFlight?.cap ? { room: (ws: string) => roomSql(ws, deps.inFlight!) } : {}),
-      },
-      claimSql,
-    ),
+    async claim(scope, n, leaseS) {
+      wide = !!limit && backlogCapOf(limit) > limit.cap && (await deps.workflows.backlogLane?.()) === true;
+      return claim(scope, n, leaseS);
+    },
     starter() {
       const actors = new Map<string, Promise<string>>();
       const zones = new Map<string, Promise<string>>();
