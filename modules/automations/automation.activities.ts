@@ -12,7 +12,7 @@ import type { EngineDeps } from './engine/ports';
 import { startExecution } from './engine/start';
 import { finishExecutionWithSteps } from './engine/finish';
 import { writeWorkflowSteps } from './engine/steps';
-import { queuedRuns, START_QUEUE_CHANNEL } from '../../platform/intake/queue-signal';
+import { roomFreed } from '../../platform/intake/queue-signal';
 import type {
   FinishExecutionInput,
   NodeActivityInput,
@@ -142,14 +142,10 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
         ...input,
         error: input.error ?? null,
       });
-      // Room under the workspace's cap on runs in flight: the starter of this process starts its next queued run.
-      if (changed && deps.config.automationMaxInFlightPerWorkspace > 0) {
-        queuedRuns.emit('queued', input.workspaceId);
-        // A backlog worker runs no starter: the main worker's starter hears of the room through NOTIFY (without it,
-        // only its 5 s poll would start the burst's next runs).
-        if (deps.config.workerRole === 'backlog')
-          await deps.orm.em.getConnection().execute(`select pg_notify('${START_QUEUE_CHANNEL}', '')`);
-      }
+      // Room under the workspace's cap on runs in flight: a starter starts its next queued run (a backlog worker runs
+      // none: the main worker's hears it through NOTIFY).
+      if (changed && deps.config.automationMaxInFlightPerWorkspace > 0)
+        await roomFreed(deps.orm.em, input.workspaceId, deps.config.workerRole !== 'backlog');
       return changed;
     },
 

@@ -16,3 +16,14 @@ queuedRuns.setMaxListeners(100);
 export async function notifyQueued(em: EntityManager): Promise<void> {
   await em.execute(`select pg_notify('${START_QUEUE_CHANNEL}', '')`);
 }
+
+/**
+ * A run finished and left room under its workspace's cap on runs in flight (automations/engine/in-flight.ts): the
+ * starter of this process hears it at once (the in-process event); where no starter runs in this process (a backlog
+ * worker, `starterHere` false), every worker's starter hears it through NOTIFY, else only its 5 s poll would start the
+ * workspace's next queued runs.
+ */
+export async function roomFreed(em: EntityManager, workspaceId: string, starterHere: boolean): Promise<void> {
+  queuedRuns.emit('queued', workspaceId);
+  if (!starterHere) await em.getConnection().execute(`select pg_notify('${START_QUEUE_CHANNEL}', '')`);
+}

@@ -1,7 +1,8 @@
 // Fair sharing between workspaces (issue 27, part 3): a cap on each workspace's automation runs in flight
 // (modules/automations/engine/in-flight.ts). The harness mirrors the worker process here: the outbox subscriber queues
 // the runs beyond the cap, the worker's starter starts them into the room as runs finish.
-import { queuedRuns } from '../../../platform/intake/queue-signal';
+import { Client } from 'pg';
+import { queuedRuns, roomFreed, START_QUEUE_CHANNEL } from '../../../platform/intake/queue-signal';
 import { leadsAt } from '../../../test/support/lead-burst';
 import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
 import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
@@ -79,6 +80,30 @@ describe('runs in flight per workspace', () => {
       expect(woken).toEqual([]);
     } finally {
       queuedRuns.off('queued', listen);
+    }
+  });
+
+  it("where no starter runs (a backlog worker), freed room wakes every worker's starter through NOTIFY; else only this process's", async () => {
+    const pg = new Client({ connectionString: suite.h.app.config.databaseUrl });
+    await pg.connect();
+    const notified: string[] = [];
+    const woken: string[] = [];
+    const listen = (workspaceId: string): void => void woken.push(workspaceId);
+    pg.on('notification', (n) => notified.push(n.channel));
+    queuedRuns.on('queued', listen);
+    try {
+      await pg.query(`listen ${START_QUEUE_CHANNEL}`);
+      const em = suite.h.app.runtime.deps.orm.em;
+      await roomFreed(em, suite.t.workspaceId, true);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(notified).toEqual([]);
+      expect(woken).toEqual([suite.t.workspaceId]);
+      await roomFreed(em, suite.t.workspaceId, false);
+      await waitFor(async () => (notified.length ? notified : null), 5_000, 'the NOTIFY');
+      expect(notified).toEqual([START_QUEUE_CHANNEL]);
+    } finally {
+      queuedRuns.off('queued', listen);
+      await pg.end();
     }
   });
 });
