@@ -17,11 +17,14 @@
 //
 // Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set; otherwise starts its own stack (ports
 // CRM_BENCH_PG_PORT 54379, CRM_BENCH_MEILI_PORT 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279)
-// under .data/bench-fairness and stops it. Options: BENCH_BURST (default 2000), BENCH_B_IDLE (default 20).
-// Last line: RESULT b_idle_p95_ms=… b_burst_p95_ms=… ratio=… a_exec_per_s=… a_base_per_s=… a_ratio=…
+// under .data/bench-fairness and stops it. Options: BENCH_BURST (default 2000), BENCH_B_IDLE (default 20),
+// BENCH_ROUNDS (default 3: phases 1-3 again, each figure the median over the rounds).
+// Last line: RESULT b_idle_p95_ms=… b_burst_p95_ms=… ratio=… a_exec_per_s=… a_base_per_s=… a_ratio=… rounds=…
 import { Worker } from '@temporalio/worker';
 import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { Client } from '@temporalio/client';
 import { createRunStarter, type RunStarter } from '../modules/automations/engine/starter';
 import { inFlightLimit } from '../modules/automations/engine/in-flight';
 import { SCOPES, type Actor } from '../platform/context';
@@ -44,12 +47,14 @@ import { benchEnv, benchLog, runBench, deleteWorkspaceRows } from './bench-stack
 import { startWorkerProcess } from './app-processes';
 import { workerProcessEnv } from '../infra/worker-env';
 import { createEngineWorker, openEngineBench } from './engine-bench';
-import { figures, poller, sleep } from './stats';
+import { figures, median, poller, sleep } from './stats';
 
 /** BENCH_BACKLOG_LANE=0 (diagnosis only): fair sharing without the backlog lane and its worker process. */
 const BACKLOG_LANE = process.env.BENCH_BACKLOG_LANE !== '0';
 const BURST = Math.max(200, Number(process.env.BENCH_BURST ?? 2000));
 const B_IDLE = Math.max(10, Number(process.env.BENCH_B_IDLE ?? 20));
+/** Rounds (BENCH_ROUNDS, default 3): the RESULT line gives the median of each figure over them. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const B_INTERVAL_MS = 500;
 const ACTIONS = 2;
 const BATCHES = 5;
@@ -62,6 +67,39 @@ interface Side {
   workspaceId: string;
   actor: Actor;
   automationId: string;
+}
+
+/**
+ * Where B waits (diagnosis, logged): this process's event-loop delay (the main worker, the dispatcher and the starter
+ * run here) and a bare Temporal RPC's round trip (GetSystemInfo), sampled every second during a burst.
+ */
+function diagnose(label: string, client: Client): { stop(): Promise<void> } {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const rpcMs: number[] = [];
+  let stopped = false;
+  const sampling = (async () => {
+    while (!stopped) {
+      const at = performance.now();
+      await client.workflowService.getSystemInfo({}).catch(() => undefined);
+      rpcMs.push(performance.now() - at);
+      await sleep(1000);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await sampling;
+      loop.disable();
+      const sorted = [...rpcMs].sort((x, y) => x - y);
+      const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+      log(
+        `${label}: event-loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(0)} ms, p99 ` +
+          `${(loop.percentile(99) / 1e6).toFixed(0)} ms; a bare Temporal RPC p50 ${at(0.5).toFixed(0)} ms, p95 ` +
+          `${at(0.95).toFixed(0)} ms`,
+      );
+    },
+  };
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
@@ -95,18 +133,6 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       maxConcurrentWorkflowTaskExecutions: config.temporalMaxConcurrentWorkflowTasks,
     });
     workerDone = worker.run();
-    if (BACKLOG_LANE) {
-      log(`starting the backlog worker process (WORKER_ROLE=backlog, nice 19, ${config.temporalBacklogTaskQueue})…`);
-      backlogWorker = await startWorkerProcess(
-        workerProcessEnv({
-          ...benchEnv(stack),
-          TEMPORAL_TASK_QUEUE: taskQueue,
-          WORKER_ROLE: 'backlog',
-          WORKER_NICE: '19',
-          LOG_LEVEL: 'info',
-        }),
-      );
-    }
 
     for (const name of ['A (burst)', 'B (trickle)']) {
       const ws = await createWorkspace(orm.em.fork(), { name: `Fairness benchmark ${name}` });
@@ -173,11 +199,13 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
           await sleep(Math.max(0, B_INTERVAL_MS - (Date.now() - at)));
         }
       })();
+      const probe = diagnose(label, localClient);
       const burstAt = Date.now();
       const aCommitted = await createLeads(orm, { actor: a.actor }, BURST, { batches: BATCHES });
       await completed(a, 'a', BURST);
       aDone = true;
       await trickle;
+      await probe.stop();
       await completed(b, 'b', bCommitted.size);
       const aRuns = await engineLatencies(pool, a.automationId, aCommitted);
       const bRuns = await engineLatencies(pool, b.automationId, bCommitted);
@@ -191,6 +219,29 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       return { aPerS: aFig.perS, bP50: bRuns.firstActionP50, bP95: bRuns.firstActionP95, bCount: bCommitted.size };
     };
 
+    const startBacklogWorker = async (): Promise<void> => {
+      if (!BACKLOG_LANE) return;
+      log(`starting the backlog worker process (WORKER_ROLE=backlog, nice 19, ${config.temporalBacklogTaskQueue})…`);
+      backlogWorker = await startWorkerProcess(
+        workerProcessEnv({
+          ...benchEnv(stack),
+          TEMPORAL_TASK_QUEUE: taskQueue,
+          WORKER_ROLE: 'backlog',
+          WORKER_NICE: '19',
+          LOG_LEVEL: 'info',
+        }),
+      );
+    };
+    const stopBacklogWorker = async (): Promise<void> => {
+      const child = backlogWorker;
+      backlogWorker = undefined;
+      if (!child || child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    };
+
+    await startBacklogWorker();
     await startDispatcher(true);
     log('warm-up: 5 leads in each workspace…');
     await createLeads(orm, { actor: a.actor }, 5, { batches: 1 });
@@ -198,37 +249,68 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     await completed(a, 'a', 5);
     await completed(b, 'b', 5);
 
-    log(`idle: B alone, ${B_IDLE} leads one every ${B_INTERVAL_MS} ms…`);
-    const idleCommitted = await createLeads(orm, { actor: b.actor }, B_IDLE, { everyMs: B_INTERVAL_MS });
-    await completed(b, 'b', B_IDLE);
-    const idle = await engineLatencies(pool, b.automationId, idleCommitted);
-    log(`idle: B first action p50 ${idle.firstActionP50} ms, p95 ${idle.firstActionP95} ms`);
+    // Each round: B idle, A's burst with fair sharing on, the same burst with it off (the baseline, in this process).
+    const rounds: {
+      idleP95: number;
+      fair: Awaited<ReturnType<typeof burst>>;
+      fifo: Awaited<ReturnType<typeof burst>>;
+    }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      if (round > 1) {
+        await startBacklogWorker();
+        await startDispatcher(true);
+      }
+      log(`round ${round}/${ROUNDS}: idle: B alone, ${B_IDLE} leads one every ${B_INTERVAL_MS} ms…`);
+      const idleProbe = diagnose(`round ${round}: idle`, localClient);
+      const idleCommitted = await createLeads(orm, { actor: b.actor }, B_IDLE, { everyMs: B_INTERVAL_MS });
+      await completed(b, 'b', B_IDLE);
+      await idleProbe.stop();
+      const idle = await engineLatencies(pool, b.automationId, idleCommitted);
+      log(`round ${round}: idle: B first action p50 ${idle.firstActionP50} ms, p95 ${idle.firstActionP95} ms`);
+      log(`round ${round}: idle: B's legs, median ms: ${await latencyLegs(pool, b.automationId, idleCommitted)}`);
 
-    const fairRun = await burst('fair sharing on');
-    await sleep(2000);
-    // The baseline is the engine before fair sharing: one worker, nothing on a backlog lane.
-    backlogWorker?.kill('SIGTERM');
-    await startDispatcher(false);
-    // BENCH_SKIP_BASELINE=1 (diagnosis only): no baseline burst; the RESULT line then has no a_base_per_s figure.
-    const fifoRun =
-      process.env.BENCH_SKIP_BASELINE === '1'
-        ? { aPerS: Number.NaN, bP50: Number.NaN, bP95: Number.NaN, bCount: 0 }
-        : await burst('baseline, fair sharing off');
-    await dispatcher?.stop();
-    dispatcher = undefined;
-    await starter?.stop();
-    starter = undefined;
+      const fairRun = await burst(`round ${round}: fair sharing on`);
+      await sleep(2000);
+      // The baseline is the engine before fair sharing: one worker, nothing on a backlog lane.
+      await stopBacklogWorker();
+      await startDispatcher(false);
+      // BENCH_SKIP_BASELINE=1 (diagnosis only): no baseline burst; the RESULT line then has no a_base_per_s figure.
+      const fifoRun =
+        process.env.BENCH_SKIP_BASELINE === '1'
+          ? { aPerS: Number.NaN, bP50: Number.NaN, bP95: Number.NaN, bCount: 0 }
+          : await burst(`round ${round}: baseline, fair sharing off`);
+      await dispatcher?.stop();
+      dispatcher = undefined;
+      await starter?.stop();
+      starter = undefined;
+      rounds.push({ idleP95: idle.firstActionP95, fair: fairRun, fifo: fifoRun });
+      const r = rounds.at(-1)!;
+      log(
+        `round ${round}: ratio=${(r.fair.bP95 / Math.max(1, r.idleP95)).toFixed(2)} ` +
+          `a_ratio=${(r.fair.aPerS / r.fifo.aPerS).toFixed(2)}`,
+      );
+    }
 
-    const ratio = fairRun.bP95 / Math.max(1, idle.firstActionP95);
-    const aRatio = fairRun.aPerS / fifoRun.aPerS;
+    // The median round by each figure (ROUNDS rounds; one round: its own figures).
+    const idleP95 = median(rounds.map((r) => r.idleP95));
+    const burstP95 = median(rounds.map((r) => r.fair.bP95));
+    const ratio = median(rounds.map((r) => r.fair.bP95 / Math.max(1, r.idleP95)));
+    const aPerS = median(rounds.map((r) => r.fair.aPerS));
+    const basePerS = median(rounds.map((r) => r.fifo.aPerS));
+    const aRatio = median(rounds.map((r) => r.fair.aPerS / r.fifo.aPerS));
     const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
     out.push(
-      `B idle: ${B_IDLE} events, event → first action p50 ${idle.firstActionP50} ms, p95 ${idle.firstActionP95} ms`,
-      `fair sharing on:  A ${fairRun.aPerS.toFixed(1)} runs/s; B ${fairRun.bCount} events during the burst, p50 ${fairRun.bP50} ms, p95 ${fairRun.bP95} ms`,
-      `fair sharing off: A ${fifoRun.aPerS.toFixed(1)} runs/s; B ${fifoRun.bCount} events during the burst, p50 ${fifoRun.bP50} ms, p95 ${fifoRun.bP95} ms`,
+      ...rounds.map(
+        (r, i) =>
+          `round ${i + 1}: B idle p95 ${r.idleP95} ms; fair sharing on: A ${r.fair.aPerS.toFixed(1)} runs/s, B ` +
+          `${r.fair.bCount} events p50 ${r.fair.bP50} ms p95 ${r.fair.bP95} ms; off: A ${r.fifo.aPerS.toFixed(1)} ` +
+          `runs/s, B p50 ${r.fifo.bP50} ms p95 ${r.fifo.bP95} ms; ratio ${(r.fair.bP95 / Math.max(1, r.idleP95)).toFixed(2)}` +
+          `, a_ratio ${(r.fair.aPerS / r.fifo.aPerS).toFixed(2)}`,
+      ),
+      `medians of ${ROUNDS} round(s):`,
       `B's p95 during A's burst / idle = ${ratio.toFixed(2)} (target ≤ 2): ${met(ratio <= 2)}`,
       `A's throughput with fair sharing / without = ${aRatio.toFixed(2)} (target ≥ 0.9): ${met(aRatio >= 0.9)}`,
-      `RESULT b_idle_p95_ms=${Math.round(idle.firstActionP95)} b_burst_p95_ms=${Math.round(fairRun.bP95)} ratio=${ratio.toFixed(2)} a_exec_per_s=${fairRun.aPerS.toFixed(1)} a_base_per_s=${fifoRun.aPerS.toFixed(1)} a_ratio=${aRatio.toFixed(2)}`,
+      `RESULT b_idle_p95_ms=${Math.round(idleP95)} b_burst_p95_ms=${Math.round(burstP95)} ratio=${ratio.toFixed(2)} a_exec_per_s=${aPerS.toFixed(1)} a_base_per_s=${basePerS.toFixed(1)} a_ratio=${aRatio.toFixed(2)} rounds=${ROUNDS}`,
     );
   } finally {
     log('stopping and cleaning up…');
