@@ -31,9 +31,9 @@ export const tasksRoutes: RouteFactory = () => [
         const { items, total } = await listTasks(ctx, query);
         return { items: items.map((t) => project(t, { view: query.view, summary: TASK_SUMMARY_FIELDS })), total };
       },
-      create: (ctx, body) => tasks.createTask(ctx, body),
+      create: tasks.createTask,
       get: tasks.readTask,
-      update: (ctx, id, body) => tasks.updateTask(ctx, id, body),
+      update: tasks.updateTask,
       remove: tasks.deleteTask,
     },
     routes: {
