@@ -7,7 +7,6 @@ import { OutboundMessage } from './outbound-message.entity';
 export const smsResource = defineResource<SmsMessage>({
   kind: 'sms',
   collection: 'sms',
-  getPath: '/api/v1/sms/:id',
   entity: SmsMessage,
   ownedEntities: [ScheduledSms, SmsTemplate, SmsWorkspaceSettings, OutboundMessage],
   load: (ctx, id) => getSms(ctx, id),
