@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -11,7 +11,7 @@ import {
   type AgentPermissions,
   type AgentView,
 } from './agents.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -94,11 +94,4 @@ export async function patchAgent(ctx: Ctx, id: string, input: AgentPatch) {
   });
 }
 
-export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
-  const agent = await getAgent(ctx, id);
-  await deleteWithEvent(ctx, agent, {
-    type: 'agent_deleted',
-    entityType: 'agent',
-    payload: { agent: serializeAgent(agent) },
-  });
-}
+export const deleteAgent = deleteById(getAgent, 'agent', (agent) => ({ agent: serializeAgent(agent) }));

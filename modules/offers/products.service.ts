@@ -7,7 +7,7 @@ import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
 import { CatalogItem, OfferProduct } from './offer.entity';
 import type { CatalogInput, CatalogView, ProductInput, ProductView } from './offer-catalog.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 // Products (offer line building blocks with pricing) and catalog items (the price list a
 // workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
@@ -170,11 +170,6 @@ export async function updateCatalogItem(ctx: Ctx, id: string, input: CatalogInpu
   return serializeCatalogItem(c);
 }
 
-export async function deleteCatalogItem(ctx: Ctx, id: string): Promise<void> {
-  const c = await getCatalogItem(ctx, id);
-  await deleteWithEvent(ctx, c, {
-    type: 'catalog_item_deleted',
-    entityType: 'catalog_item',
-    payload: { catalogItem: serializeCatalogItem(c) },
-  });
-}
+export const deleteCatalogItem = deleteById(getCatalogItem, 'catalog_item', (c) => ({
+  catalogItem: serializeCatalogItem(c),
+}));
