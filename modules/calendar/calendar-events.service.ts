@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { assertRecordLinks } from '../timeline';
-import { type Changes, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { type Changes, createdEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { dateWhere, findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord, pickDefined } from '../../platform/shared/records';
@@ -65,11 +65,7 @@ export async function createEvent(
     ownerId: ctx.actor.userId,
     ...pick(input),
   } as CalendarEvent);
-  await emitCreate(ctx, event, {
-    type: 'event_created',
-    entityType: 'event',
-    payload: { event: serializeEvent(event) },
-  });
+  await emitCreate(ctx, event, createdEvent('event', { event: serializeEvent(event) }));
   return serializeEvent(event);
 }
 

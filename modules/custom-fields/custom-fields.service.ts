@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { conflict, DomainError, validation } from '../../platform/errors';
-import { emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { createdEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -76,11 +76,7 @@ export async function createDefinition(
     order: input.order ?? 0,
     showInCreateDialog: input.showInCreateDialog ?? true,
   });
-  await emitCreate(ctx, def, {
-    type: 'custom_field_created',
-    entityType: 'custom_field',
-    payload: { customField: serializeDefinition(def) },
-  });
+  await emitCreate(ctx, def, createdEvent('custom_field', { customField: serializeDefinition(def) }));
   return serializeDefinition(def);
 }
 

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { emitCreate } from '../../platform/shared/changes';
+import { createdEvent, emitCreate } from '../../platform/shared/changes';
 import { emit } from '../../platform/outbox/emit';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -91,11 +91,7 @@ export async function createEmailTemplate(
     createdBy: ctx.actor.userId,
   });
   compile(t);
-  await emitCreate(ctx, t, {
-    type: 'email_template_created',
-    entityType: 'email_template',
-    payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
-  });
+  await emitCreate(ctx, t, createdEvent('email_template', { emailTemplate: serializeEmailTemplate(t, 'summary') }));
   return serializeEmailTemplate(t);
 }
 

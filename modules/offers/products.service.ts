@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
+import { deleteWithEvent, updatedEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -98,11 +98,12 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
 
 export async function updateProduct(ctx: Ctx, id: string, input: ProductInput) {
   const p = await getProduct(ctx, id);
-  await updateWithEvent(ctx, p, { ...input } as Partial<OfferProduct>, {
-    type: 'product_updated',
-    entityType: 'product',
-    payload: (changes) => ({ product: serializeProduct(p), changes }),
-  });
+  await updateWithEvent(
+    ctx,
+    p,
+    { ...input } as Partial<OfferProduct>,
+    updatedEvent('product', (changes) => ({ product: serializeProduct(p), changes })),
+  );
   return serializeProduct(p);
 }
 
@@ -162,11 +163,12 @@ export async function createCatalogItem(ctx: Ctx, input: CatalogInput & { name: 
 export async function updateCatalogItem(ctx: Ctx, id: string, input: CatalogInput) {
   const c = await getCatalogItem(ctx, id);
   await assertProduct(ctx, input.productId);
-  await updateWithEvent(ctx, c, { ...input } as Partial<CatalogItem>, {
-    type: 'catalog_item_updated',
-    entityType: 'catalog_item',
-    payload: (changes) => ({ catalogItem: serializeCatalogItem(c), changes }),
-  });
+  await updateWithEvent(
+    ctx,
+    c,
+    { ...input } as Partial<CatalogItem>,
+    updatedEvent('catalog_item', (changes) => ({ catalogItem: serializeCatalogItem(c), changes })),
+  );
   return serializeCatalogItem(c);
 }
 
