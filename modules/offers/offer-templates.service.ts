@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { emit } from '../../platform/outbox/emit';
-import { updateWithEvent, type Changes } from '../../platform/shared/changes';
+import { type Changes, createdEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { clearOtherDefaults, createRecord } from '../../platform/shared/records';
@@ -81,12 +81,7 @@ export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & 
       isActive: input.isActive ?? true,
     });
     if (t.isDefault) await clearOtherDefaults(ctx, OfferTemplate, t._id);
-    emit(ctx, {
-      type: 'offer_template_created',
-      entityType: 'offer_template',
-      entityId: t._id,
-      payload: { offerTemplate: templateSummary(t) },
-    });
+    emit(ctx, { ...createdEvent('offer_template', { offerTemplate: templateSummary(t) }), entityId: t._id });
     ctx.em.persist(t);
     return serializeOfferTemplate(t);
   });

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { deleteWithEvent, updatedEvent, updateWithEvent } from '../../platform/shared/changes';
+import { createdEvent, deleteWithEvent, updatedEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -86,12 +86,7 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
     category: input.category ?? null,
     isActive: input.isActive ?? true,
   });
-  emit(ctx, {
-    type: 'product_created',
-    entityType: 'product',
-    entityId: p._id,
-    payload: { product: serializeProduct(p) },
-  });
+  emit(ctx, { ...createdEvent('product', { product: serializeProduct(p) }), entityId: p._id });
   await ctx.em.persist(p).flush();
   return serializeProduct(p);
 }
@@ -150,12 +145,7 @@ export async function createCatalogItem(ctx: Ctx, input: CatalogInput & { name: 
     sortOrder: input.sortOrder ?? 0,
     isActive: input.isActive ?? true,
   });
-  emit(ctx, {
-    type: 'catalog_item_created',
-    entityType: 'catalog_item',
-    entityId: c._id,
-    payload: { catalogItem: serializeCatalogItem(c) },
-  });
+  emit(ctx, { ...createdEvent('catalog_item', { catalogItem: serializeCatalogItem(c) }), entityId: c._id });
   await ctx.em.persist(c).flush();
   return serializeCatalogItem(c);
 }

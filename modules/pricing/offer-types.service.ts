@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { updateWithEvent, type Changes } from '../../platform/shared/changes';
+import { type Changes, createdEvent, updateWithEvent } from '../../platform/shared/changes';
 import { deleteById } from '../../platform/shared/record-service';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -151,12 +151,7 @@ async function insertOfferType(
       createdBy: ctx.actor.userId,
     });
     if (type.isDefault) await clearOtherDefaults(ctx, type._id);
-    emit(ctx, {
-      type: 'offer_type_created',
-      entityType: 'offer_type',
-      entityId: type._id,
-      payload: { offerType: summary(type) },
-    });
+    emit(ctx, { ...createdEvent('offer_type', { offerType: summary(type) }), entityId: type._id });
     return serializeOfferType(type, { describe: true });
   });
 }
