@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
+import { defineEvents, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 /** AI agents (the configuration records, not the agent_* automation triggers, which nothing emits yet). */
 export const agentEvents = defineEvents({
-  agent_created: z.object({ agent: recordView }),
-  agent_updated: z.object({ agent: recordView, changes: fieldChanges }),
-  agent_deleted: z.object({ agent: recordView }),
+  ...recordEvents('agent', z.object({ agent: recordView })),
 });
 
 // Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).

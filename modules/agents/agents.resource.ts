@@ -3,7 +3,6 @@ import { Agent } from './agent.entity';
 export const agentResource = defineResource<Agent>({
   kind: 'agent',
   collection: 'agents',
-  getPath: '/api/v1/agents/:id',
   entity: Agent,
   load: loadById(Agent, 'agent'),
 });

@@ -3,7 +3,7 @@ import type { RouteFactory } from '../../platform/http/app-deps';
 import * as agents from './agents.service';
 import { agentBody, agentPatchBody, agentView } from './agents.schemas';
 import { boolParam, pageParams } from '../../platform/shared/list-query';
-import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { crudRoutes, envelopes, viewOf } from '../../platform/http/crud';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { read, write } from '../../platform/http/access';
@@ -23,9 +23,9 @@ export const agentsRoutes: RouteFactory = () => [
     schemas: { list: listQuery, create: agentBody, update: agentBody, view: agentView },
     service: {
       list: agents.listAgents,
-      create: (ctx, body) => agents.createAgent(ctx, body),
-      get: async (ctx, id) => agents.serializeAgent(await agents.getAgent(ctx, id)),
-      update: (ctx, id, body) => agents.replaceAgent(ctx, id, body),
+      create: agents.createAgent,
+      get: viewOf(agents.getAgent, agents.serializeAgent),
+      update: agents.replaceAgent,
       remove: agents.deleteAgent,
     },
     summaries: {

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { createdEvent, emitCreate, updatedEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -11,7 +11,7 @@ import {
   type AgentPermissions,
   type AgentView,
 } from './agents.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -61,20 +61,17 @@ export async function listAgents(ctx: Ctx, query: PageRequest & { enabled?: bool
 
 export async function createAgent(ctx: Ctx, input: AgentBody) {
   const agent = createRecord(ctx, Agent, { ...fullFields(input), createdBy: ctx.actor.userId });
-  await emitCreate(ctx, agent, {
-    type: 'agent_created',
-    entityType: 'agent',
-    payload: { agent: serializeAgent(agent) },
-  });
+  await emitCreate(ctx, agent, createdEvent('agent', { agent: serializeAgent(agent) }));
   return serializeAgent(agent);
 }
 
 async function change(ctx: Ctx, agent: Agent, patch: Record<string, unknown>) {
-  await updateWithEvent(ctx, agent, patch as never, {
-    type: 'agent_updated',
-    entityType: 'agent',
-    payload: (changes) => ({ agent: serializeAgent(agent), changes }),
-  });
+  await updateWithEvent(
+    ctx,
+    agent,
+    patch as never,
+    updatedEvent('agent', (changes) => ({ agent: serializeAgent(agent), changes })),
+  );
   return serializeAgent(agent);
 }
 
@@ -94,11 +91,4 @@ export async function patchAgent(ctx: Ctx, id: string, input: AgentPatch) {
   });
 }
 
-export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
-  const agent = await getAgent(ctx, id);
-  await deleteWithEvent(ctx, agent, {
-    type: 'agent_deleted',
-    entityType: 'agent',
-    payload: { agent: serializeAgent(agent) },
-  });
-}
+export const deleteAgent = deleteById(getAgent, 'agent', (agent) => ({ agent: serializeAgent(agent) }));

@@ -6,7 +6,6 @@ import { AutomationSkip } from './engine/skip.entity';
 export const automationResource = defineResource<Automation>({
   kind: 'automation',
   collection: 'automations',
-  getPath: '/api/v1/automations/:id',
   entity: Automation,
   ownedEntities: [AutomationExecution, AutomationStep, AutomationLookupSnapshot, AutomationSkip],
   load: loadById(Automation, 'automation'),

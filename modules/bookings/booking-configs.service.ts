@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
-import { applyPatch, emitCreate, emitUpdate } from '../../platform/shared/changes';
+import { applyPatch, createdEvent, emitCreate, emitUpdate } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord, pickDefined } from '../../platform/shared/records';
@@ -157,11 +157,7 @@ export async function createConfig(
     agents: [],
     ...pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE),
   } as BookingConfig);
-  await emitCreate(ctx, config, {
-    type: 'booking_config_created',
-    entityType: 'booking_config',
-    payload: { bookingConfig: serializeConfig(config) },
-  });
+  await emitCreate(ctx, config, createdEvent('booking_config', { bookingConfig: serializeConfig(config) }));
   return serializeConfig(config);
 }
 

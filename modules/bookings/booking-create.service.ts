@@ -11,6 +11,7 @@ import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError, validation } from '../../platform/errors';
 import { createLead } from '../leads';
 import { emit } from '../../platform/outbox/emit';
+import { createdEvent } from '../../platform/shared/changes';
 import { createPerson, Person } from '../people';
 import { likePattern } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
@@ -166,22 +167,15 @@ async function insertFor(
     }
     const event = calendarEventFor(ctx, config, mt, booking);
     booking.calendarEventId = event._id;
-    emit(ctx, {
-      type: 'event_created',
-      entityType: 'event',
-      entityId: event._id,
-      payload: { event: serializeEvent(event) },
-    });
+    emit(ctx, { ...createdEvent('event', { event: serializeEvent(event) }), entityId: event._id });
     if (status === 'pending') {
       booking.approvalDeadlineAt = new Date(
         (opts.now ?? new Date()).getTime() + config.approvalDeadlineHours * 3_600_000,
       );
     }
     emit(ctx, {
-      type: 'booking_created',
-      entityType: 'booking',
+      ...createdEvent('booking', bookingEventPayload(booking, { source: opts.source })),
       entityId: booking._id,
-      payload: bookingEventPayload(booking, { source: opts.source }),
     });
     return booking;
   });

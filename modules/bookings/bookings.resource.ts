@@ -5,7 +5,6 @@ import { Booking, BookingConfig } from './booking.entity';
 export const bookingResource = defineResource<Booking>({
   kind: 'booking',
   collection: 'bookings',
-  getPath: '/api/v1/bookings/:id',
   entity: Booking,
   ownedEntities: [BookingConfig],
   load: getBooking,

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as events from './calendar-events.service';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, viewOf } from '../../platform/http/crud';
 import { calendarEventView, createEventBody, listEventsQuery, updateEventBody } from './calendar-events.schemas';
 
 export const calendarEventsRoutes: RouteFactory = () =>
@@ -12,9 +12,9 @@ export const calendarEventsRoutes: RouteFactory = () =>
     schemas: { list: listEventsQuery, create: createEventBody, update: updateEventBody, view: calendarEventView },
     service: {
       list: events.listEvents,
-      create: (ctx, body) => events.createEvent(ctx, body),
-      get: async (ctx, id) => events.serializeEvent(await events.getEvent(ctx, id)),
-      update: (ctx, id, body) => events.updateEvent(ctx, id, body),
+      create: events.createEvent,
+      get: viewOf(events.getEvent, events.serializeEvent),
+      update: events.updateEvent,
       remove: events.deleteEvent,
     },
     summaries: {

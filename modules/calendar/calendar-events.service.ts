@@ -1,13 +1,13 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { assertRecordLinks } from '../timeline';
-import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { type Changes, createdEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { dateWhere, findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord, pickDefined } from '../../platform/shared/records';
 import { CalendarEvent } from './calendar-event.entity';
 import type { CalendarEventView, EventInput } from './calendar-events.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 export const EVENT_FIELDS = [
   '_id',
@@ -65,11 +65,7 @@ export async function createEvent(
     ownerId: ctx.actor.userId,
     ...pick(input),
   } as CalendarEvent);
-  await emitCreate(ctx, event, {
-    type: 'event_created',
-    entityType: 'event',
-    payload: { event: serializeEvent(event) },
-  });
+  await emitCreate(ctx, event, createdEvent('event', { event: serializeEvent(event) }));
   return serializeEvent(event);
 }
 
@@ -82,14 +78,7 @@ export async function updateEvent(ctx: Ctx, id: string, input: EventInput): Prom
   return serializeEvent(event);
 }
 
-export async function deleteEvent(ctx: Ctx, id: string): Promise<void> {
-  const event = await getEvent(ctx, id);
-  await deleteWithEvent(ctx, event, {
-    type: 'event_deleted',
-    entityType: 'event',
-    payload: { event: serializeEvent(event) },
-  });
-}
+export const deleteEvent = deleteById(getEvent, 'event', (event) => ({ event: serializeEvent(event) }));
 
 export interface EventListQuery extends PageRequest {
   from?: Date;

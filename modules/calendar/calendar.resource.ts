@@ -6,7 +6,6 @@ import { CalendarEvent } from './calendar-event.entity';
 export const eventResource = defineResource<CalendarEvent>({
   kind: 'event',
   collection: 'events',
-  getPath: '/api/v1/events/:id',
   entity: CalendarEvent,
   load: getEvent,
   view: serializeEvent,

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
+import { defineEvents, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 const call = z.object({ call: recordView });
 
 /** Call events; a call reaching `completed` or `answered` also emits that status's event. */
 export const callEvents = defineEvents({
-  call_created: call,
-  call_updated: call.extend({ changes: fieldChanges }),
-  call_deleted: call,
+  ...recordEvents('call', call),
   call_completed: call,
   call_answered: call,
 });

@@ -7,7 +7,6 @@ import { Call } from './call.entity';
 export const callResource = defineResource<Call>({
   kind: 'call',
   collection: 'calls',
-  getPath: '/api/v1/calls/:id',
   entity: Call,
   load: getCall,
   view: (c) => serializeCall(c),

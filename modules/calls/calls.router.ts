@@ -3,7 +3,7 @@ import * as calls from './calls.service';
 import { serializeCall } from './call-view';
 import { listCalls } from './calls.query';
 import { callView, createCallBody, listCallsQuery, updateCallBody } from './calls.schemas';
-import { crudRoutes, envelopes, Existing } from '../../platform/http/crud';
+import { crudRoutes, envelopes, Existing, viewOf } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 
 export const callsRoutes: RouteFactory = () =>
@@ -19,8 +19,8 @@ export const callsRoutes: RouteFactory = () =>
         const result = await calls.createCall(ctx, body);
         return result.created ? result.call : new Existing(result.call);
       },
-      get: async (ctx, id) => serializeCall(await calls.getCall(ctx, id)),
-      update: (ctx, id, body) => calls.updateCall(ctx, id, body),
+      get: viewOf(calls.getCall, serializeCall),
+      update: calls.updateCall,
       remove: calls.deleteCall,
     },
     routes: {

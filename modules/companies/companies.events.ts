@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
+import { defineEvents, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 /** Company events (the companies service, tag bulk edits, the assign_user action). */
 export const companyEvents = defineEvents({
-  company_created: z.object({ company: recordView }),
-  company_updated: z.object({ company: recordView, changes: fieldChanges }),
-  company_deleted: z.object({ company: recordView }),
+  ...recordEvents('company', z.object({ company: recordView })),
 });
 
 // Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).

@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, plainRecord } from '../../platform/shared/record-view';
+import { plainRecord, rowLoader } from '../../platform/shared/record-view';
 import { getCompany, serializeCompany } from './companies.service';
 import { COMPANY_FIELDS, COMPANY_SUMMARY_FIELDS } from './companies.schemas';
 import { Company } from './company.entity';
@@ -7,7 +7,6 @@ import { Company } from './company.entity';
 export const companyResource = defineResource<Company>({
   kind: 'company',
   collection: 'companies',
-  getPath: '/api/v1/companies/:id',
   entity: Company,
   load: getCompany,
   view: serializeCompany,
@@ -16,10 +15,10 @@ export const companyResource = defineResource<Company>({
     entityType: 'company',
     namespace: 'company',
     lookup: 'Company',
-    load: async (em, id) => {
-      const company = await byId(em, Company, id);
-      return company ? { namespaces: { company: plainRecord(company) }, links: { ownerId: company.ownerId } } : null;
-    },
+    load: rowLoader(Company, (company) => ({
+      namespaces: { company: plainRecord(company) },
+      links: { ownerId: company.ownerId },
+    })),
   },
   search: 'company',
   export: {

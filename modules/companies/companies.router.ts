@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { AppDeps, RouteFactory } from '../../platform/http/app-deps';
 import * as companies from './companies.service';
 import { COMPANY_SUMMARY_FIELDS } from './companies.schemas';
-import { project } from '../../platform/shared/list-query';
+import { projectedList, projectedRead } from '../../platform/shared/list-query';
 import { ok, route, type RouteDef } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { childListRoute, timelineRoutes } from '../timeline';
@@ -58,13 +57,9 @@ function companiesRoutes({ images }: AppDeps, related: CompanyRelations): RouteD
       access: { read, write },
       schemas: { list: listCompaniesQuery, create: createCompanyBody, update: updateCompanyBody, view: companyView },
       service: {
-        list: async (ctx, query) => {
-          const { items, total } = await companies.listCompanies(ctx, query);
-          return { items: items.map((c) => project(c, { ...query, summary: COMPANY_SUMMARY_FIELDS })), total };
-        },
+        list: projectedList(companies.listCompanies, COMPANY_SUMMARY_FIELDS),
         create: (ctx, body, { preview }) => companies.createCompany(ctx, body, { preview, images }),
-        get: async (ctx, id, query) =>
-          project(await companies.readCompany(ctx, id), query as z.infer<typeof getCompanyQuery>),
+        get: projectedRead(companies.readCompany),
         update: (ctx, id, body, { preview }) => companies.updateCompany(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
           await companies.deleteCompany(ctx, id, related.people.unlinkAll, related.deals.detachAll);

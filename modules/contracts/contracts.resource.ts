@@ -6,7 +6,6 @@ import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 export const contractResource = defineResource<Contract>({
   kind: 'contract',
   collection: 'contracts',
-  getPath: '/api/v1/contracts/:id',
   entity: Contract,
   ownedEntities: [ContractSigner, ContractDocument],
   load: getContract,

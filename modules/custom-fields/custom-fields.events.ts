@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
+import { defineEvents, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 const field = z.object({ customField: recordView });
 
 /** Custom field definitions. */
 export const customFieldEvents = defineEvents({
-  custom_field_created: field,
-  custom_field_updated: field.extend({ changes: fieldChanges }),
-  custom_field_deleted: field,
+  ...recordEvents('custom_field', field),
 });
 
 // Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).

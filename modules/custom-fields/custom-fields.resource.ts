@@ -3,7 +3,6 @@ import { CustomFieldDefinition } from './custom-field-definition.entity';
 export const customFieldResource = defineResource<CustomFieldDefinition>({
   kind: 'custom-field',
   collection: 'custom-fields',
-  getPath: '/api/v1/custom-fields/:id',
   entity: CustomFieldDefinition,
   load: loadById(CustomFieldDefinition, 'custom field'),
 });

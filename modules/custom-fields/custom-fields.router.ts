@@ -3,7 +3,7 @@ import * as defs from './custom-fields.service';
 import { searchByCustomFields } from './custom-field-search.service';
 import { CUSTOM_FIELD_ENTITY_TYPES } from './custom-field-definition.entity';
 import { ok, paged, route } from '../../platform/http/registry';
-import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { crudRoutes, envelopes, viewOf } from '../../platform/http/crud';
 import { searchDescription } from './custom-fields.search-doc';
 import {
   createDefinitionBody,
@@ -58,9 +58,9 @@ export const customFieldsRoutes: RouteFactory = () => [
     service: {
       list: (ctx, query) =>
         defs.listDefinitions(ctx, { ...query, entityTypes: query.entityType ? [query.entityType] : undefined }),
-      create: (ctx, body) => defs.createDefinition(ctx, body),
-      get: async (ctx, id) => defs.serializeDefinition(await defs.getDefinition(ctx, id)),
-      update: (ctx, id, body) => defs.updateDefinition(ctx, id, body),
+      create: defs.createDefinition,
+      get: viewOf(defs.getDefinition, defs.serializeDefinition),
+      update: defs.updateDefinition,
       remove: defs.deleteDefinition,
     },
     summaries: {

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { conflict, DomainError, validation } from '../../platform/errors';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { createdEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -13,7 +13,7 @@ import {
 } from './custom-field-definition.entity';
 import { definitionProblem, isSelectType, MAX_DEFINITIONS_PER_TYPE } from './definition-rules';
 import type { CustomFieldDefinitionView, DefinitionInput } from './custom-fields.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -76,11 +76,7 @@ export async function createDefinition(
     order: input.order ?? 0,
     showInCreateDialog: input.showInCreateDialog ?? true,
   });
-  await emitCreate(ctx, def, {
-    type: 'custom_field_created',
-    entityType: 'custom_field',
-    payload: { customField: serializeDefinition(def) },
-  });
+  await emitCreate(ctx, def, createdEvent('custom_field', { customField: serializeDefinition(def) }));
   return serializeDefinition(def);
 }
 
@@ -152,11 +148,6 @@ export async function updateDefinition(
 }
 
 /** Removes the definition only: values already stored on records stay (as free-form keys). */
-export async function deleteDefinition(ctx: Ctx, id: string): Promise<void> {
-  const def = await getDefinition(ctx, id);
-  await deleteWithEvent(ctx, def, {
-    type: 'custom_field_deleted',
-    entityType: 'custom_field',
-    payload: { customField: serializeDefinition(def) },
-  });
-}
+export const deleteDefinition = deleteById(getDefinition, 'custom_field', (def) => ({
+  customField: serializeDefinition(def),
+}));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, openObject, recordView } from '../../platform/outbox/define-events';
+import { defineEvents, openObject, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 const definition = z.object({ customObject: recordView });
 const record = z.object({ customObjectId: z.string(), customObjectSlug: z.string(), record: recordView });
@@ -10,12 +10,8 @@ const record = z.object({ customObjectId: z.string(), customObjectSlug: z.string
  * added, removed or recomputed (`{ fields: { added: slug } }`).
  */
 export const customObjectEvents = defineEvents({
-  custom_object_definition_created: definition,
-  custom_object_definition_updated: definition.extend({ changes: openObject }),
-  custom_object_definition_deleted: definition,
-  custom_object_created: record,
-  custom_object_updated: record.extend({ changes: fieldChanges }),
-  custom_object_deleted: record,
+  ...recordEvents('custom_object_definition', definition, openObject),
+  ...recordEvents('custom_object', record),
 });
 
 // Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).

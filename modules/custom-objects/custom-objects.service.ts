@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { conflict, notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { updateWithEvent } from '../../platform/shared/changes';
+import { createdEvent, updatedEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -103,10 +103,8 @@ export async function createObject(ctx: Ctx, input: CreateObjectInput) {
     createdBy: ctx.actor.userId,
   });
   emit(ctx, {
-    type: 'custom_object_definition_created',
-    entityType: 'custom_object_definition',
+    ...createdEvent('custom_object_definition', { customObject: serializeObject(object) }),
     entityId: object._id,
-    payload: { customObject: serializeObject(object) },
   });
   try {
     await ctx.em.flush();
@@ -140,11 +138,12 @@ export async function updateObject(ctx: Ctx, slug: string, input: UpdateObjectIn
   delete patch.slug;
   if (input.color !== undefined && input.useAccentNavIcon === undefined && input.color) patch.useAccentNavIcon = true;
   if (input.favoriteFieldKeys) patch.favoriteFieldKeys = [...new Set(input.favoriteFieldKeys)];
-  await updateWithEvent(ctx, object, patch as Partial<CustomObject>, {
-    type: 'custom_object_definition_updated',
-    entityType: 'custom_object_definition',
-    payload: (changes) => ({ customObject: serializeObject(object), changes }),
-  });
+  await updateWithEvent(
+    ctx,
+    object,
+    patch as Partial<CustomObject>,
+    updatedEvent('custom_object_definition', (changes) => ({ customObject: serializeObject(object), changes })),
+  );
   return serializeObjectWithFields(object, fields);
 }
 

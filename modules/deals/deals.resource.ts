@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId } from '../../platform/shared/record-view';
+import { rowLoader } from '../../platform/shared/record-view';
 import { dealContext } from './deal-context';
 import { getDeal, serializeDeal } from './deals.service';
 import { DEAL_FIELDS, DEAL_SUMMARY_FIELDS } from './deals.schemas';
@@ -9,7 +9,6 @@ import { Flow, FlowStage } from './flow.entity';
 export const dealResource = defineResource<Deal>({
   kind: 'deal',
   collection: 'deals',
-  getPath: '/api/v1/deals/:id',
   entity: Deal,
   ownedEntities: [Flow, FlowStage],
   load: getDeal,
@@ -19,14 +18,10 @@ export const dealResource = defineResource<Deal>({
     entityType: 'deal',
     namespace: 'deal',
     lookup: 'Deal',
-    load: async (em, id) => {
-      const deal = await byId(em, Deal, id);
-      if (!deal) return null;
-      return {
-        namespaces: { deal: await dealContext(em, deal) },
-        links: { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef },
-      };
-    },
+    load: rowLoader(Deal, async (deal, em) => ({
+      namespaces: { deal: await dealContext(em, deal) },
+      links: { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef },
+    })),
   },
   search: 'deal',
   export: {

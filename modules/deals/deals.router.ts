@@ -4,7 +4,7 @@ import * as deals from './deals.service';
 import { DEAL_SUMMARY_FIELDS } from './deals.schemas';
 import { listDeals } from './deals-list';
 import { dealStatusTransitions } from './deals.rules';
-import { project } from '../../platform/shared/list-query';
+import { projectedList, projectedRead } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import { timelineRoutes } from '../timeline';
@@ -32,16 +32,9 @@ export const dealsRoutes: RouteFactory = () => [
     access: { read, write },
     schemas: { list: listDealsQuery, create: createDealBody, update: updateDealBody, view: dealView },
     service: {
-      list: async (ctx, query) => {
-        const { items, total } = await listDeals(ctx, query);
-        return {
-          items: items.map((d) => project(d, { ...query, summary: DEAL_SUMMARY_FIELDS })),
-          total,
-          extra: { view: query.view },
-        };
-      },
+      list: projectedList(listDeals, DEAL_SUMMARY_FIELDS, (query) => ({ view: query.view })),
       create: (ctx, body, { preview }) => deals.createDeal(ctx, body, { preview }),
-      get: async (ctx, id, query) => project(await deals.readDeal(ctx, id), query as z.infer<typeof getDealQuery>),
+      get: projectedRead(deals.readDeal),
       update: (ctx, id, body, { preview }) => deals.updateDeal(ctx, id, body, { preview }),
       remove: async (ctx, id) => {
         await deals.deleteDeal(ctx, id);

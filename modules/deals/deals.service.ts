@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { getRecord, previewAnswer, readRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord, previewAnswer, readRecord } from '../../platform/shared/record-service';
 import { conflict, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
 import { Company } from '../companies';
@@ -11,7 +11,6 @@ import { Lead } from '../leads';
 import { Person } from '../people';
 import {
   applyPatch,
-  deleteWithEvent,
   emitTagChanges,
   emitTaggedCreate,
   normalizeTags,
@@ -242,14 +241,7 @@ export async function moveDeal(ctx: Ctx, id: string, input: { stageId: string; f
   return result;
 }
 
-export async function deleteDeal(ctx: Ctx, id: string): Promise<void> {
-  const deal = await getDeal(ctx, id);
-  await deleteWithEvent(ctx, deal, {
-    type: 'deal_deleted',
-    entityType: 'deal',
-    payload: { deal: serializeDeal(deal) },
-  });
-}
+export const deleteDeal = deleteById(getDeal, 'deal', (deal) => ({ deal: serializeDeal(deal) }));
 
 /** A deleted person's deals keep no reference to it (deletePerson's detachRefs, in its transaction). */
 export async function detachPersonDeals(ctx: Ctx, personId: string): Promise<void> {

@@ -9,6 +9,7 @@ import { serializeEmail } from './email-records';
 import type { CalendarInviteView, RsvpResultView } from './email.views';
 import { CalendarEvent, type Attendee, type AttendeeStatus, serializeEvent } from '../calendar';
 import { emit } from '../../platform/outbox/emit';
+import { createdEvent } from '../../platform/shared/changes';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 
@@ -169,12 +170,7 @@ async function recordRsvpOnEvent(
       event.attendees = me
         ? event.attendees.map((a) => (a.email === mailbox ? { ...a, status: response } : a))
         : [...event.attendees, { email: mailbox, name: null, status: response }];
-      emit(ctx, {
-        type: 'event_created',
-        entityType: 'event',
-        entityId: event._id,
-        payload: { event: serializeEvent(event) },
-      });
+      emit(ctx, { ...createdEvent('event', { event: serializeEvent(event) }), entityId: event._id });
       return event._id;
     }
     const before = event.attendees.find((a) => a.email === mailbox)?.status ?? null;

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as templates from './email-templates.service';
 import { z } from 'zod';
-import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { crudRoutes, envelopes, viewOf } from '../../platform/http/crud';
 import { emailSignatureView, emailTemplateSummaryView, emailTemplateView } from './email.views';
 import {
   createEmailSignatureBody,
@@ -31,9 +31,9 @@ export const emailTemplatesRoutes: RouteFactory = () => [
     },
     service: {
       list: templates.listEmailTemplates,
-      create: (ctx, body) => templates.createEmailTemplate(ctx, body),
-      get: async (ctx, id) => templates.serializeEmailTemplate(await templates.getEmailTemplate(ctx, id)),
-      update: (ctx, id, body) => templates.updateEmailTemplate(ctx, id, body),
+      create: templates.createEmailTemplate,
+      get: viewOf(templates.getEmailTemplate, templates.serializeEmailTemplate),
+      update: templates.updateEmailTemplate,
       remove: templates.deleteEmailTemplate,
     },
     updateMethod: 'PATCH',
@@ -67,9 +67,9 @@ export const emailTemplatesRoutes: RouteFactory = () => [
     },
     service: {
       list: templates.listEmailSignatures,
-      create: (ctx, body) => templates.createEmailSignature(ctx, body),
-      get: async (ctx, id) => templates.serializeEmailSignature(await templates.getEmailSignature(ctx, id)),
-      update: (ctx, id, body) => templates.updateEmailSignature(ctx, id, body),
+      create: templates.createEmailSignature,
+      get: viewOf(templates.getEmailSignature, templates.serializeEmailSignature),
+      update: templates.updateEmailSignature,
       remove: templates.deleteEmailSignature,
     },
     summaries: {

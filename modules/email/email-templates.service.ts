@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { deleteWithEvent, emitCreate } from '../../platform/shared/changes';
+import { createdEvent, emitCreate } from '../../platform/shared/changes';
 import { emit } from '../../platform/outbox/emit';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -9,7 +9,7 @@ import { EmailSignature, EmailTemplate } from './email-template.entity';
 import { compileTemplateHtml, type LayoutSettings } from './template-compile';
 import type { EmailTemplateInput } from './email-templates.schemas';
 import type { EmailSignatureInput } from './email-templates.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 const FIELDS = [
   '_id',
@@ -91,11 +91,7 @@ export async function createEmailTemplate(
     createdBy: ctx.actor.userId,
   });
   compile(t);
-  await emitCreate(ctx, t, {
-    type: 'email_template_created',
-    entityType: 'email_template',
-    payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
-  });
+  await emitCreate(ctx, t, createdEvent('email_template', { emailTemplate: serializeEmailTemplate(t, 'summary') }));
   return serializeEmailTemplate(t);
 }
 
@@ -131,14 +127,9 @@ export async function updateEmailTemplate(ctx: Ctx, id: string, input: EmailTemp
   return serializeEmailTemplate(t);
 }
 
-export async function deleteEmailTemplate(ctx: Ctx, id: string): Promise<void> {
-  const t = await getEmailTemplate(ctx, id);
-  await deleteWithEvent(ctx, t, {
-    type: 'email_template_deleted',
-    entityType: 'email_template',
-    payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
-  });
-}
+export const deleteEmailTemplate = deleteById(getEmailTemplate, 'email_template', (t) => ({
+  emailTemplate: serializeEmailTemplate(t, 'summary'),
+}));
 
 // Signatures: HTML the client inlines into `html` when sending (the send API takes no signature id).
 

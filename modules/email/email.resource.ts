@@ -6,7 +6,6 @@ import { EmailBulk, EmailBulkRecipient } from './email-bulk.entity';
 export const emailResource = defineResource<Email>({
   kind: 'email',
   collection: 'emails',
-  getPath: '/api/v1/emails/:id',
   entity: Email,
   ownedEntities: [EmailAccount, EmailTemplate, EmailSignature, EmailBulk, EmailBulkRecipient],
   load: loadById(Email, 'email'),

@@ -8,6 +8,7 @@ import { isId, newId } from '../../platform/ids';
 import { htmlToText, truncate } from '../../platform/shared/html-text';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { emit } from '../../platform/outbox/emit';
+import { createdEvent } from '../../platform/shared/changes';
 import { Person } from '../people';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
@@ -238,12 +239,7 @@ export async function receiveRawEmail(
         date,
         calendarInvite: calendar ? calendar.content.toString('utf8').slice(0, 200_000) : null,
       });
-      emit(ctx, {
-        type: 'activity_created',
-        entityType: 'activity',
-        entityId: activity._id,
-        payload: { activity: serializeActivity(activity) },
-      });
+      emit(ctx, { ...createdEvent('activity', { activity: serializeActivity(activity) }), entityId: activity._id });
       emit(ctx, { type: 'email_received', entityType: 'email', entityId: id, payload: emailEventPayload(row) });
       if (replyTo) {
         emit(ctx, {

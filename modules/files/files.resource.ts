@@ -3,7 +3,6 @@ import { FileLink, Folder, IntegrationSync, StoredFile } from './file.entity';
 export const fileResource = defineResource<StoredFile>({
   kind: 'file',
   collection: 'files',
-  getPath: '/api/v1/files/:id',
   entity: StoredFile,
   ownedEntities: [FileLink, Folder, IntegrationSync],
   load: loadById(StoredFile, 'file'),

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { conflict, validation } from '../../platform/errors';
-import { deleteWithEvent } from '../../platform/shared/changes';
+import { createdEvent, deleteWithEvent } from '../../platform/shared/changes';
 import { emit } from '../../platform/outbox/emit';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
@@ -86,12 +86,7 @@ export async function createFolder(ctx: Ctx, input: { name: string; parentId?: s
   }
   const name = sanitizeFilename(input.name);
   const folder = createRecord(ctx, Folder, { name, parentId, createdBy: ctx.actor.userId });
-  emit(ctx, {
-    type: 'folder_created',
-    entityType: 'folder',
-    entityId: folder._id,
-    payload: { folder: folderRecord(folder) },
-  });
+  emit(ctx, { ...createdEvent('folder', { folder: folderRecord(folder) }), entityId: folder._id });
   try {
     await ctx.em.flush();
   } catch (err) {

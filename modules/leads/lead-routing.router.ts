@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as routing from './lead-routing.service';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, viewOf } from '../../platform/http/crud';
 import { pageQuery } from '../../platform/shared/schemas';
 import { createRoutingRuleBody, routingRuleView, updateRoutingRuleBody } from './lead-routing.schemas';
 
@@ -18,9 +18,9 @@ export const leadRoutingRoutes: RouteFactory = () =>
     },
     service: {
       list: routing.listRoutingRules,
-      create: (ctx, body) => routing.createRoutingRule(ctx, body),
-      get: async (ctx, id) => routing.serializeRoutingRule(await routing.getRoutingRule(ctx, id)),
-      update: (ctx, id, body) => routing.updateRoutingRule(ctx, id, body),
+      create: routing.createRoutingRule,
+      get: viewOf(routing.getRoutingRule, routing.serializeRoutingRule),
+      update: routing.updateRoutingRule,
       remove: routing.deleteRoutingRule,
     },
     summaries: {

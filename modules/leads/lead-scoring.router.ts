@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as scoring from './lead-scoring.service';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, viewOf } from '../../platform/http/crud';
 import { pageQuery } from '../../platform/shared/schemas';
 import { createScoringRuleBody, scoringRuleView, updateScoringRuleBody } from './lead-scoring.schemas';
 
@@ -18,9 +18,9 @@ export const leadScoringRoutes: RouteFactory = () =>
     },
     service: {
       list: scoring.listScoringRules,
-      create: (ctx, body) => scoring.createScoringRule(ctx, body),
-      get: async (ctx, id) => scoring.serializeScoringRule(await scoring.getScoringRule(ctx, id)),
-      update: (ctx, id, body) => scoring.updateScoringRule(ctx, id, body),
+      create: scoring.createScoringRule,
+      get: viewOf(scoring.getScoringRule, scoring.serializeScoringRule),
+      update: scoring.updateScoringRule,
       remove: scoring.deleteScoringRule,
     },
     summaries: {

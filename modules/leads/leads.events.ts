@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, openObject, recordView } from '../../platform/outbox/define-events';
+import { defineEvents, openObject, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 const rulesChanged = z.object({ action: z.enum(['created', 'updated', 'deleted']), rule: openObject });
 
 /** Lead events, and the routing and scoring rule changes (entity `workspace`). */
 export const leadEvents = defineEvents({
-  lead_created: z.object({ lead: recordView }),
-  lead_updated: z.object({ lead: recordView, changes: fieldChanges }),
-  lead_deleted: z.object({ lead: recordView }),
+  ...recordEvents('lead', z.object({ lead: recordView })),
   lead_routing_rules_changed: rulesChanged,
   /** One per workspace record: the rescore subscriber rescores the workspace's leads. */
   lead_scoring_rules_changed: rulesChanged,

@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, plainRecord } from '../../platform/shared/record-view';
+import { plainRecord, rowLoader } from '../../platform/shared/record-view';
 import { getLead, serializeLead } from './leads.service';
 import { LEAD_FIELDS, LEAD_SUMMARY_FIELDS } from './leads.schemas';
 import { Lead } from './lead.entity';
@@ -9,7 +9,6 @@ import { LeadScoringRule } from './lead-scoring-rule.entity';
 export const leadResource = defineResource<Lead>({
   kind: 'lead',
   collection: 'leads',
-  getPath: '/api/v1/leads/:id',
   entity: Lead,
   ownedEntities: [LeadScoringRule, LeadRoutingRule],
   load: getLead,
@@ -19,15 +18,10 @@ export const leadResource = defineResource<Lead>({
     entityType: 'lead',
     namespace: 'lead',
     lookup: 'Lead',
-    load: async (em, id) => {
-      const lead = await byId(em, Lead, id);
-      return lead
-        ? {
-            namespaces: { lead: plainRecord(lead) },
-            links: { personId: lead.personRef, companyId: lead.companyRef, ownerId: lead.ownerId },
-          }
-        : null;
-    },
+    load: rowLoader(Lead, (lead) => ({
+      namespaces: { lead: plainRecord(lead) },
+      links: { personId: lead.personRef, companyId: lead.companyRef, ownerId: lead.ownerId },
+    })),
   },
   search: 'lead',
   export: {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as leads from './leads.service';
 import { LEAD_SUMMARY_FIELDS } from './leads.schemas';
-import { project } from '../../platform/shared/list-query';
+import { projectedList, projectedRead } from '../../platform/shared/list-query';
 import { timelineRoutes } from '../timeline';
 import { createLeadBody, getLeadQuery, leadReadView, leadView, listLeadsQuery, updateLeadBody } from './leads.schemas';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
@@ -19,12 +19,13 @@ export const leadsRoutes: RouteFactory = () => [
     access: { read, write },
     schemas: { list: listLeadsQuery, create: createLeadBody, update: updateLeadBody, view: leadView },
     service: {
-      list: async (ctx, query) => {
-        const { items, total } = await leads.listLeads(ctx, { ...query, search: query.search || query.q });
-        return { items: items.map((l) => project(l, { ...query, summary: LEAD_SUMMARY_FIELDS })), total };
-      },
+      list: projectedList(
+        (ctx, query: z.infer<typeof listLeadsQuery>) =>
+          leads.listLeads(ctx, { ...query, search: query.search || query.q }),
+        LEAD_SUMMARY_FIELDS,
+      ),
       create: (ctx, body, { preview }) => leads.createLead(ctx, body, { preview }),
-      get: async (ctx, id, query) => project(await leads.readLead(ctx, id), query as z.infer<typeof getLeadQuery>),
+      get: projectedRead(leads.readLead),
       update: (ctx, id, body, { preview }) => leads.updateLead(ctx, id, body, { preview }),
       remove: async (ctx, id) => {
         await leads.deleteLead(ctx, id);

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, openObject } from '../../platform/outbox/define-events';
+import { defineEvents, openObject, recordEvents } from '../../platform/outbox/define-events';
 
 const item = z.object({ listId: z.string(), listName: z.string(), entityType: z.string(), entityId: z.string() });
 
 /** Lists and their members (an item event's entity type is the list's record type). */
 export const listEvents = defineEvents({
-  list_created: z.object({ list: openObject }),
-  list_updated: z.object({ list: openObject, changes: fieldChanges }),
-  list_deleted: z.object({ list: openObject }),
+  ...recordEvents('list', z.object({ list: openObject })),
   list_item_added: item,
   list_item_removed: item,
 });

@@ -3,7 +3,6 @@ import { List, ListItem } from './list.entity';
 export const listResource = defineResource<List>({
   kind: 'list',
   collection: 'lists',
-  getPath: '/api/v1/lists/:id',
   entity: List,
   ownedEntities: [ListItem],
   load: loadById(List, 'list'),

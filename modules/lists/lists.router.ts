@@ -41,9 +41,9 @@ export const listsRoutes: RouteFactory = () => [
     schemas: { list: listListsQuery, create: createListBody, update: updateListBody, view: listView },
     service: {
       list: lists.listLists,
-      create: (ctx, body) => lists.createList(ctx, body),
+      create: lists.createList,
       get: lists.getListView,
-      update: (ctx, id, body) => lists.updateList(ctx, id, body),
+      update: lists.updateList,
       remove: lists.deleteList,
     },
     summaries: {

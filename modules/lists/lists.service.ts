@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { createdEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
 import { deleteWithDetach } from '../../platform/shared/record-service';
 import { findPage, likePattern, toPlain, type PageRequest } from '../../platform/shared/listing';
 import { createRecord } from '../../platform/shared/records';
@@ -61,11 +61,7 @@ export async function createList(
     description: input.description ?? null,
     ownerId: ctx.actor.userId,
   });
-  await emitCreate(ctx, list, {
-    type: 'list_created',
-    entityType: 'list',
-    payload: { list: toPlain(list, LIST_FIELDS) },
-  });
+  await emitCreate(ctx, list, createdEvent('list', { list: toPlain(list, LIST_FIELDS) }));
   return serializeList(list, 0);
 }
 

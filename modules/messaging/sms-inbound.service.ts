@@ -9,6 +9,7 @@ import { DomainError, notFound, validation } from '../../platform/errors';
 import { isId } from '../../platform/ids';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { emit } from '../../platform/outbox/emit';
+import { createdEvent } from '../../platform/shared/changes';
 import { Person } from '../people';
 import { createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
@@ -207,12 +208,7 @@ async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Prom
           ownerId: null,
         });
         sms.activityId = activity._id;
-        emit(ctx, {
-          type: 'activity_created',
-          entityType: 'activity',
-          entityId: activity._id,
-          payload: { activity: serializeActivity(activity) },
-        });
+        emit(ctx, { ...createdEvent('activity', { activity: serializeActivity(activity) }), entityId: activity._id });
       }
       const payload = { sms: { _id: sms._id, from: sms.from, to: sms.to, body: sms.body }, links };
       emit(ctx, { type: 'sms_received', entityType: 'sms', entityId: sms._id, payload });

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as templates from './sms-templates.service';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, viewOf } from '../../platform/http/crud';
 import { createTemplateBody, templateListQuery, updateTemplateBody } from './sms.schemas';
 import { smsTemplateView } from './sms.views';
 
@@ -25,7 +25,7 @@ export const smsTemplatesRoutes: RouteFactory = () =>
         return { items: items.map(templates.serializeSmsTemplate), total };
       },
       create: async (ctx, body) => templates.serializeSmsTemplate(await templates.createSmsTemplate(ctx, body)),
-      get: async (ctx, id) => templates.serializeSmsTemplate(await templates.getSmsTemplate(ctx, id)),
+      get: viewOf(templates.getSmsTemplate, templates.serializeSmsTemplate),
       update: async (ctx, id, body) => templates.serializeSmsTemplate(await templates.updateSmsTemplate(ctx, id, body)),
       remove: templates.deleteSmsTemplate,
     },

@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId } from '../../platform/shared/record-view';
+import { rowLoader } from '../../platform/shared/record-view';
 import { getSms } from './sms-messages.service';
 import { ScheduledSms, SmsMessage, SmsTemplate, SmsWorkspaceSettings } from './sms-message.entity';
 import { OutboundMessage } from './outbound-message.entity';
@@ -7,7 +7,6 @@ import { OutboundMessage } from './outbound-message.entity';
 export const smsResource = defineResource<SmsMessage>({
   kind: 'sms',
   collection: 'sms',
-  getPath: '/api/v1/sms/:id',
   entity: SmsMessage,
   ownedEntities: [ScheduledSms, SmsTemplate, SmsWorkspaceSettings, OutboundMessage],
   load: (ctx, id) => getSms(ctx, id),
@@ -16,13 +15,9 @@ export const smsResource = defineResource<SmsMessage>({
     // sms_received/sms_replied: the message plus the contact it was linked to, so a reply can use contact.*.
     entityType: 'sms',
     namespace: 'sms',
-    load: async (em, id) => {
-      const sms = await byId(em, SmsMessage, id);
-      if (!sms) return null;
-      return {
-        namespaces: { sms: { _id: sms._id, direction: sms.direction, from: sms.from, to: sms.to, body: sms.body } },
-        links: { leadId: sms.leadId, dealId: sms.dealId, personId: sms.personId, companyId: sms.companyId },
-      };
-    },
+    load: rowLoader(SmsMessage, (sms) => ({
+      namespaces: { sms: { _id: sms._id, direction: sms.direction, from: sms.from, to: sms.to, body: sms.body } },
+      links: { leadId: sms.leadId, dealId: sms.dealId, personId: sms.personId, companyId: sms.companyId },
+    })),
   },
 });

@@ -5,7 +5,6 @@ import { Note } from './note.entity';
 export const noteResource = defineResource<Note>({
   kind: 'note',
   collection: 'notes',
-  getPath: '/api/v1/notes/:id',
   entity: Note,
   load: getNote,
   view: serializeNote,

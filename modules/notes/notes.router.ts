@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as notes from './notes.service';
 import { createNoteBody, listNotesQuery, noteSummaryView, noteView, updateNoteBody } from './notes.schemas';
-import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { crudRoutes, envelopes, viewOf } from '../../platform/http/crud';
 import { read, write } from '../../platform/http/access';
 
 export const notesRoutes: RouteFactory = () =>
@@ -18,9 +18,9 @@ export const notesRoutes: RouteFactory = () =>
         const data = items.map((n) => (query.view === 'summary' ? notes.summarizeNote(n) : notes.serializeNote(n)));
         return { items: data, total, extra: { view: query.view } };
       },
-      create: (ctx, body) => notes.createNote(ctx, body),
-      get: async (ctx, id) => notes.serializeNote(await notes.getNote(ctx, id)),
-      update: (ctx, id, body) => notes.updateNote(ctx, id, body),
+      create: notes.createNote,
+      get: viewOf(notes.getNote, notes.serializeNote),
+      update: notes.updateNote,
       remove: notes.deleteNote,
     },
     routes: {

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as templates from './offer-templates.service';
 import * as products from './products.service';
-import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { crudRoutes, envelopes, viewOf } from '../../platform/http/crud';
 import { created, route } from '../../platform/http/registry';
 import { idParams } from '../../platform/shared/schemas';
 import {
@@ -36,9 +36,9 @@ export const offerCatalogRoutes: RouteFactory = () => [
     },
     service: {
       list: templates.listOfferTemplates,
-      create: (ctx, body) => templates.createOfferTemplate(ctx, body),
-      get: async (ctx, id) => templates.serializeOfferTemplate(await templates.getOfferTemplate(ctx, id)),
-      update: (ctx, id, body) => templates.updateOfferTemplate(ctx, id, body),
+      create: templates.createOfferTemplate,
+      get: viewOf(templates.getOfferTemplate, templates.serializeOfferTemplate),
+      update: templates.updateOfferTemplate,
       remove: templates.deleteOfferTemplate,
     },
     updateMethod: 'PATCH',
@@ -72,9 +72,9 @@ export const offerCatalogRoutes: RouteFactory = () => [
     schemas: { list: listProductsQuery, create: createProductBody, update: updateProductBody, view: productView },
     service: {
       list: products.listProducts,
-      create: (ctx, body) => products.createProduct(ctx, body),
-      get: async (ctx, id) => products.serializeProduct(await products.getProduct(ctx, id)),
-      update: (ctx, id, body) => products.updateProduct(ctx, id, body),
+      create: products.createProduct,
+      get: viewOf(products.getProduct, products.serializeProduct),
+      update: products.updateProduct,
       remove: products.deleteProduct,
     },
     summaries: {
@@ -94,9 +94,9 @@ export const offerCatalogRoutes: RouteFactory = () => [
     schemas: { list: listProductsQuery, create: createCatalogBody, update: updateCatalogBody, view: catalogView },
     service: {
       list: products.listCatalog,
-      create: (ctx, body) => products.createCatalogItem(ctx, body),
-      get: async (ctx, id) => products.serializeCatalogItem(await products.getCatalogItem(ctx, id)),
-      update: (ctx, id, body) => products.updateCatalogItem(ctx, id, body),
+      create: products.createCatalogItem,
+      get: viewOf(products.getCatalogItem, products.serializeCatalogItem),
+      update: products.updateCatalogItem,
       remove: products.deleteCatalogItem,
     },
     summaries: {

@@ -1,13 +1,13 @@
 import type { Ctx } from '../../platform/context';
 import { emit } from '../../platform/outbox/emit';
-import { deleteWithEvent, updateWithEvent, type Changes } from '../../platform/shared/changes';
+import { type Changes, createdEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { clearOtherDefaults, createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
 import { OfferTemplate } from './offer.entity';
 import type { OfferTemplateSummaryView, OfferTemplateView } from './offers.views';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 export interface OfferTemplateInput {
   name?: string;
@@ -81,12 +81,7 @@ export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & 
       isActive: input.isActive ?? true,
     });
     if (t.isDefault) await clearOtherDefaults(ctx, OfferTemplate, t._id);
-    emit(ctx, {
-      type: 'offer_template_created',
-      entityType: 'offer_template',
-      entityId: t._id,
-      payload: { offerTemplate: templateSummary(t) },
-    });
+    emit(ctx, { ...createdEvent('offer_template', { offerTemplate: templateSummary(t) }), entityId: t._id });
     ctx.em.persist(t);
     return serializeOfferTemplate(t);
   });
@@ -104,14 +99,9 @@ export async function updateOfferTemplate(ctx: Ctx, id: string, input: OfferTemp
   });
 }
 
-export async function deleteOfferTemplate(ctx: Ctx, id: string): Promise<void> {
-  const t = await getOfferTemplate(ctx, id);
-  await deleteWithEvent(ctx, t, {
-    type: 'offer_template_deleted',
-    entityType: 'offer_template',
-    payload: { offerTemplate: templateSummary(t) },
-  });
-}
+export const deleteOfferTemplate = deleteById(getOfferTemplate, 'offer_template', (t) => ({
+  offerTemplate: templateSummary(t),
+}));
 
 /** A copy named "<name> (copy)", never the default. */
 export async function duplicateOfferTemplate(ctx: Ctx, id: string) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changedKeys, defineEvents, fieldChanges, openObject, recordView } from '../../platform/outbox/define-events';
+import { changedKeys, defineEvents, openObject, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 const offer = z.object({ offer: openObject });
 /** offerEventPayload: the offer plus the deal and company namespaces automations read. */
@@ -22,9 +22,7 @@ const catalogItem = z.object({ catalogItem: recordView });
 
 /** Offers (lifecycle and the recipient's response), offer settings, templates, products, catalog items. */
 export const offerEvents = defineEvents({
-  offer_created: offer,
-  offer_updated: offer.extend({ changes: changedKeys }),
-  offer_deleted: offer,
+  ...recordEvents('offer', offer, changedKeys),
   offer_sent: offerWithRelated,
   offer_viewed: offerWithRelated,
   offer_cancelled: offerWithRelated,
@@ -33,15 +31,9 @@ export const offerEvents = defineEvents({
   /** Webhook `offer.declined`. */
   offer_rejected: response,
   offer_settings_updated: z.object({ changedKeys }),
-  offer_template_created: template,
-  offer_template_updated: template.extend({ changes: changedKeys }),
-  offer_template_deleted: template,
-  product_created: product,
-  product_updated: product.extend({ changes: fieldChanges }),
-  product_deleted: product,
-  catalog_item_created: catalogItem,
-  catalog_item_updated: catalogItem.extend({ changes: fieldChanges }),
-  catalog_item_deleted: catalogItem,
+  ...recordEvents('offer_template', template, changedKeys),
+  ...recordEvents('product', product),
+  ...recordEvents('catalog_item', catalogItem),
 });
 
 // Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).

@@ -6,7 +6,6 @@ import { CatalogItem, Offer, OfferProduct, OfferSettings, OfferTemplate } from '
 export const offerResource = defineResource<Offer>({
   kind: 'offer',
   collection: 'offers',
-  getPath: '/api/v1/offers/:id',
   entity: Offer,
   ownedEntities: [OfferSettings, OfferTemplate, OfferProduct, CatalogItem],
   load: getOffer,

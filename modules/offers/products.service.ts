@@ -1,13 +1,13 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
+import { createdEvent, deleteWithEvent, updatedEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, likeAny, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
 import { CatalogItem, OfferProduct } from './offer.entity';
 import type { CatalogInput, CatalogView, ProductInput, ProductView } from './offer-catalog.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord } from '../../platform/shared/record-service';
 
 // Products (offer line building blocks with pricing) and catalog items (the price list a
 // workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
@@ -86,23 +86,19 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
     category: input.category ?? null,
     isActive: input.isActive ?? true,
   });
-  emit(ctx, {
-    type: 'product_created',
-    entityType: 'product',
-    entityId: p._id,
-    payload: { product: serializeProduct(p) },
-  });
+  emit(ctx, { ...createdEvent('product', { product: serializeProduct(p) }), entityId: p._id });
   await ctx.em.persist(p).flush();
   return serializeProduct(p);
 }
 
 export async function updateProduct(ctx: Ctx, id: string, input: ProductInput) {
   const p = await getProduct(ctx, id);
-  await updateWithEvent(ctx, p, { ...input } as Partial<OfferProduct>, {
-    type: 'product_updated',
-    entityType: 'product',
-    payload: (changes) => ({ product: serializeProduct(p), changes }),
-  });
+  await updateWithEvent(
+    ctx,
+    p,
+    { ...input } as Partial<OfferProduct>,
+    updatedEvent('product', (changes) => ({ product: serializeProduct(p), changes })),
+  );
   return serializeProduct(p);
 }
 
@@ -149,12 +145,7 @@ export async function createCatalogItem(ctx: Ctx, input: CatalogInput & { name: 
     sortOrder: input.sortOrder ?? 0,
     isActive: input.isActive ?? true,
   });
-  emit(ctx, {
-    type: 'catalog_item_created',
-    entityType: 'catalog_item',
-    entityId: c._id,
-    payload: { catalogItem: serializeCatalogItem(c) },
-  });
+  emit(ctx, { ...createdEvent('catalog_item', { catalogItem: serializeCatalogItem(c) }), entityId: c._id });
   await ctx.em.persist(c).flush();
   return serializeCatalogItem(c);
 }
@@ -162,19 +153,15 @@ export async function createCatalogItem(ctx: Ctx, input: CatalogInput & { name: 
 export async function updateCatalogItem(ctx: Ctx, id: string, input: CatalogInput) {
   const c = await getCatalogItem(ctx, id);
   await assertProduct(ctx, input.productId);
-  await updateWithEvent(ctx, c, { ...input } as Partial<CatalogItem>, {
-    type: 'catalog_item_updated',
-    entityType: 'catalog_item',
-    payload: (changes) => ({ catalogItem: serializeCatalogItem(c), changes }),
-  });
+  await updateWithEvent(
+    ctx,
+    c,
+    { ...input } as Partial<CatalogItem>,
+    updatedEvent('catalog_item', (changes) => ({ catalogItem: serializeCatalogItem(c), changes })),
+  );
   return serializeCatalogItem(c);
 }
 
-export async function deleteCatalogItem(ctx: Ctx, id: string): Promise<void> {
-  const c = await getCatalogItem(ctx, id);
-  await deleteWithEvent(ctx, c, {
-    type: 'catalog_item_deleted',
-    entityType: 'catalog_item',
-    payload: { catalogItem: serializeCatalogItem(c) },
-  });
-}
+export const deleteCatalogItem = deleteById(getCatalogItem, 'catalog_item', (c) => ({
+  catalogItem: serializeCatalogItem(c),
+}));

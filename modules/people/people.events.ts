@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
+import { defineEvents, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 /** Person events (the people service, tag bulk edits, the assign_user action). */
 export const personEvents = defineEvents({
-  person_created: z.object({ person: recordView }),
-  person_updated: z.object({ person: recordView, changes: fieldChanges }),
-  person_deleted: z.object({ person: recordView }),
+  ...recordEvents('person', z.object({ person: recordView })),
 });
 
 // Adds these events to the names and payloads `emit()` accepts (platform/outbox/catalog.ts).

@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, contactView } from '../../platform/shared/record-view';
+import { contactView, rowLoader } from '../../platform/shared/record-view';
 import { getPerson, serializePerson } from './people.service';
 import { PERSON_FIELDS, PERSON_SUMMARY_FIELDS } from './people.schemas';
 import { CompanyPerson, Person } from './person.entity';
@@ -7,7 +7,6 @@ import { CompanyPerson, Person } from './person.entity';
 export const personResource = defineResource<Person>({
   kind: 'person',
   collection: 'people',
-  getPath: '/api/v1/people/:id',
   entity: Person,
   // The company ↔ person links (linkPerson, unlinkPerson): people owns them; companies does not import people.
   ownedEntities: [CompanyPerson],
@@ -19,15 +18,13 @@ export const personResource = defineResource<Person>({
     entityType: 'person',
     namespace: 'person',
     lookup: 'People',
-    load: async (em, id) => {
-      const person = await byId(em, Person, id);
-      if (!person) return null;
+    load: rowLoader(Person, (person) => {
       const view = contactView(person);
       return {
         namespaces: { person: view, contact: view },
         links: { companyId: person.companyId, ownerId: person.ownerId },
       };
-    },
+    }),
   },
   search: 'person',
   export: {

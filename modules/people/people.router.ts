@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { AppDeps, RouteFactory } from '../../platform/http/app-deps';
 import * as people from './people.service';
 import { PERSON_SUMMARY_FIELDS } from './people.schemas';
-import { project } from '../../platform/shared/list-query';
+import { projectedList, projectedRead } from '../../platform/shared/list-query';
 import { route, type RouteDef } from '../../platform/http/registry';
 import { childListRoute, timelineRoutes } from '../timeline';
 import { lookupPerson, personLookupQuery, personLookupView } from './person-lookup';
@@ -54,13 +53,9 @@ function peopleRoutes({ images }: AppDeps, related: PersonRelations): RouteDef[]
       access: { read, write },
       schemas: { list: listPeopleQuery, create: createPersonBody, update: updatePersonBody, view: personView },
       service: {
-        list: async (ctx, query) => {
-          const { items, total } = await people.listPeople(ctx, query);
-          return { items: items.map((p) => project(p, { ...query, summary: PERSON_SUMMARY_FIELDS })), total };
-        },
+        list: projectedList(people.listPeople, PERSON_SUMMARY_FIELDS),
         create: (ctx, body, { preview }) => people.createPerson(ctx, body, { preview, images }),
-        get: async (ctx, id, query) =>
-          project(await people.readPerson(ctx, id), query as z.infer<typeof getPersonQuery>),
+        get: projectedRead(people.readPerson),
         update: (ctx, id, body, { preview }) => people.updatePerson(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
           await people.deletePerson(ctx, id, related.deals.detachAll);

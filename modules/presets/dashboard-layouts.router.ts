@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as layouts from './dashboard-layouts.service';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, viewOf } from '../../platform/http/crud';
 import { pageQuery } from '../../platform/shared/schemas';
 import { createDashboardLayoutBody, dashboardLayoutView, updateDashboardLayoutBody } from './dashboard-layouts.schemas';
 
@@ -18,9 +18,9 @@ export const dashboardLayoutsRoutes: RouteFactory = () =>
     },
     service: {
       list: layouts.listDashboardLayouts,
-      create: (ctx, body) => layouts.createDashboardLayout(ctx, body),
-      get: async (ctx, id) => layouts.serializeDashboardLayout(await layouts.getDashboardLayout(ctx, id)),
-      update: (ctx, id, body) => layouts.updateDashboardLayout(ctx, id, body),
+      create: layouts.createDashboardLayout,
+      get: viewOf(layouts.getDashboardLayout, layouts.serializeDashboardLayout),
+      update: layouts.updateDashboardLayout,
       remove: layouts.deleteDashboardLayout,
     },
     summaries: {

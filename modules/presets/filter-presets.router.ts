@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as presets from './filter-presets.service';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, viewOf } from '../../platform/http/crud';
 import {
   createFilterPresetBody,
   filterPresetView,
@@ -25,9 +25,9 @@ export const filterPresetsRoutes: RouteFactory = () =>
     },
     service: {
       list: presets.listFilterPresets,
-      create: (ctx, body) => presets.createFilterPreset(ctx, body),
-      get: async (ctx, id) => presets.serializeFilterPreset(await presets.getFilterPreset(ctx, id)),
-      update: (ctx, id, body) => presets.updateFilterPreset(ctx, id, body),
+      create: presets.createFilterPreset,
+      get: viewOf(presets.getFilterPreset, presets.serializeFilterPreset),
+      update: presets.updateFilterPreset,
       remove: presets.deleteFilterPreset,
     },
     summaries: {

@@ -5,7 +5,6 @@ import { FilterPreset } from './filter-preset.entity';
 export const filterPresetResource = defineResource<FilterPreset>({
   kind: 'filter-preset',
   collection: 'filter-presets',
-  getPath: '/api/v1/filter-presets/:id',
   entity: FilterPreset,
   load: loadById(FilterPreset, 'filter preset'),
 });
@@ -13,7 +12,6 @@ export const filterPresetResource = defineResource<FilterPreset>({
 export const dashboardLayoutResource = defineResource<DashboardLayout>({
   kind: 'dashboard-layout',
   collection: 'dashboard-layouts',
-  getPath: '/api/v1/dashboard-layouts/:id',
   entity: DashboardLayout,
   load: loadById(DashboardLayout, 'dashboard layout'),
 });

@@ -14,7 +14,7 @@ import { fromMinor } from '../../platform/shared/money';
 import { CalculatorSubmission, OfferType } from './offer-type.entity';
 import type { CalculateInput } from './offer-types.schemas';
 import { runEvaluation } from './offer-types.service';
-import { emitCreate } from '../../platform/shared/changes';
+import { createdEvent, emitCreate } from '../../platform/shared/changes';
 
 // Calculator templates are the workspace's active offer types seen from the calculator side (same
 // id): their input fields are the calculator's inputs, their pricing rules its formula. They are
@@ -107,11 +107,13 @@ export async function calculate(ctx: Ctx, id: string, input: CalculateInput): Pr
     blocked: data.blocked,
     createdBy: ctx.actor.userId,
   });
-  await emitCreate(ctx, submission, {
-    type: 'calculator_submission_created',
-    entityType: 'calculator_submission',
-    payload: { submission: { _id: submission._id, templateId: type._id, offerId: submission.offerId } },
-  });
+  await emitCreate(
+    ctx,
+    submission,
+    createdEvent('calculator_submission', {
+      submission: { _id: submission._id, templateId: type._id, offerId: submission.offerId },
+    }),
+  );
   return { templateId: type._id, submissionId: submission._id, ...data };
 }
 

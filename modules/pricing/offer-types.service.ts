@@ -2,7 +2,8 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { notFound, validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { deleteWithEvent, updateWithEvent, type Changes } from '../../platform/shared/changes';
+import { type Changes, createdEvent, updateWithEvent } from '../../platform/shared/changes';
+import { deleteById } from '../../platform/shared/record-service';
 import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import type { OfferTypeValidationView, OfferTypeView, SimulationView } from './pricing.views';
@@ -150,12 +151,7 @@ async function insertOfferType(
       createdBy: ctx.actor.userId,
     });
     if (type.isDefault) await clearOtherDefaults(ctx, type._id);
-    emit(ctx, {
-      type: 'offer_type_created',
-      entityType: 'offer_type',
-      entityId: type._id,
-      payload: { offerType: summary(type) },
-    });
+    emit(ctx, { ...createdEvent('offer_type', { offerType: summary(type) }), entityId: type._id });
     return serializeOfferType(type, { describe: true });
   });
 }
@@ -200,14 +196,7 @@ export async function patchOfferType(ctx: Ctx, id: string, input: PatchOfferType
   });
 }
 
-export async function deleteOfferType(ctx: Ctx, id: string): Promise<void> {
-  const type = await getOfferType(ctx, id);
-  await deleteWithEvent(ctx, type, {
-    type: 'offer_type_deleted',
-    entityType: 'offer_type',
-    payload: { offerType: summary(type) },
-  });
-}
+export const deleteOfferType = deleteById(getOfferType, 'offer_type', (type) => ({ offerType: summary(type) }));
 
 /** Read-only check of a draft: never throws for rule problems, reports them. */
 export function validateDraft(input: {

@@ -1,13 +1,11 @@
 import { z } from 'zod';
-import { changedKeys, defineEvents } from '../../platform/outbox/define-events';
+import { changedKeys, defineEvents, recordEvents } from '../../platform/outbox/define-events';
 
 const offerType = z.object({ offerType: z.object({ _id: z.string(), name: z.string(), slug: z.string() }) });
 
 /** Offer types (calculator templates) and calculator submissions. */
 export const pricingEvents = defineEvents({
-  offer_type_created: offerType,
-  offer_type_updated: offerType.extend({ changes: changedKeys }),
-  offer_type_deleted: offerType,
+  ...recordEvents('offer_type', offerType, changedKeys),
   calculator_submission_created: z.object({
     submission: z.object({ _id: z.string(), templateId: z.string(), offerId: z.string().nullish() }),
   }),

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
 import * as cards from './clip-cards.service';
-import { crudRoutes } from '../../platform/http/crud';
+import { crudRoutes, viewOf } from '../../platform/http/crud';
 import { clipCardView, createClipCardBody, listClipCardsQuery, updateClipCardBody } from './clip-cards.schemas';
 import { read, write } from '../../platform/http/access';
 
@@ -13,9 +13,9 @@ export const clipCardsRoutes: RouteFactory = () =>
     schemas: { list: listClipCardsQuery, create: createClipCardBody, update: updateClipCardBody, view: clipCardView },
     service: {
       list: cards.listClipCards,
-      create: (ctx, body) => cards.createClipCard(ctx, body),
-      get: async (ctx, id) => cards.serializeClipCard(await cards.getClipCard(ctx, id)),
-      update: (ctx, id, body) => cards.updateClipCard(ctx, id, body),
+      create: cards.createClipCard,
+      get: viewOf(cards.getClipCard, cards.serializeClipCard),
+      update: cards.updateClipCard,
       remove: cards.deleteClipCard,
     },
     summaries: {

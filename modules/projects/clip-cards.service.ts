@@ -2,7 +2,13 @@ import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { assertRefs } from '../timeline';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import {
+  createdEvent,
+  deleteWithEvent,
+  emitCreate,
+  updatedEvent,
+  updateWithEvent,
+} from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -71,11 +77,7 @@ export async function createClipCard(
     ...scalars(input),
     cancelledAt: null,
   } as ClipCard);
-  await emitCreate(ctx, card, {
-    type: 'clip_card_created',
-    entityType: 'clip_card',
-    payload: { clipCard: serializeClipCard(card) },
-  });
+  await emitCreate(ctx, card, createdEvent('clip_card', { clipCard: serializeClipCard(card) }));
   return serializeClipCard(card);
 }
 
@@ -92,11 +94,12 @@ export async function updateClipCard(ctx: Ctx, id: string, input: ClipCardInput)
   const patch: Partial<ClipCard> = scalars(input);
   if (input.status === 'cancelled' && !card.cancelledAt) patch.cancelledAt = new Date();
   if (input.status === 'active') patch.cancelledAt = null;
-  await updateWithEvent(ctx, card, patch, {
-    type: 'clip_card_updated',
-    entityType: 'clip_card',
-    payload: (changes) => ({ clipCard: serializeClipCard(card), changes: Object.keys(changes) }),
-  });
+  await updateWithEvent(
+    ctx,
+    card,
+    patch,
+    updatedEvent('clip_card', (changes) => ({ clipCard: serializeClipCard(card), changes: Object.keys(changes) })),
+  );
   return serializeClipCard(card);
 }
 

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { applyPatch, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { applyPatch, createdEvent, emitCreate, updatedEvent, updateWithEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -134,11 +134,7 @@ export async function createComment(ctx: Ctx, taskId: string, input: CommentInpu
     ...vis,
     authorId: ctx.actor.userId,
   } as ProjectComment);
-  await emitCreate(ctx, comment, {
-    type: 'project_comment_created',
-    entityType: 'project_comment',
-    payload: { comment: serializeComment(comment) },
-  });
+  await emitCreate(ctx, comment, createdEvent('project_comment', { comment: serializeComment(comment) }));
   return serializeComment(comment);
 }
 
@@ -160,11 +156,15 @@ export async function updateComment(
     ...commentVisibility(input, { internal: comment.internal, visibility: comment.visibility }),
   };
   if (input.content !== undefined) patch.content = commentText(input.content);
-  await updateWithEvent(ctx, comment, patch, {
-    type: 'project_comment_updated',
-    entityType: 'project_comment',
-    payload: (changes) => ({ comment: serializeComment(comment), changes: Object.keys(changes) }),
-  });
+  await updateWithEvent(
+    ctx,
+    comment,
+    patch,
+    updatedEvent('project_comment', (changes) => ({
+      comment: serializeComment(comment),
+      changes: Object.keys(changes),
+    })),
+  );
   return serializeComment(comment);
 }
 

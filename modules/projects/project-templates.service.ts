@@ -2,7 +2,7 @@ import type { Ctx } from '../../platform/context';
 import { assertRefs } from '../timeline';
 import { notFound } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
-import { updateWithEvent, type Changes } from '../../platform/shared/changes';
+import { type Changes, createdEvent, updateWithEvent } from '../../platform/shared/changes';
 import { plainOf } from '../../platform/shared/views';
 import { clearOtherDefaults, createRecord } from '../../platform/shared/records';
 import { inTransaction } from '../../platform/shared/tx';
@@ -68,10 +68,8 @@ export async function createTemplate(ctx: Ctx, input: TemplateInput & { name: st
     } as ProjectTemplate);
     if (template.isDefault) await clearOtherDefaults(ctx, ProjectTemplate, template._id);
     emit(ctx, {
-      type: 'project_template_created',
-      entityType: 'project_template',
+      ...createdEvent('project_template', { template: serializeTemplate(template) }),
       entityId: template._id,
-      payload: { template: serializeTemplate(template) },
     });
     return serializeTemplate(template);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changedKeys, defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
+import { changedKeys, defineEvents, fieldChanges, recordEvents, recordView } from '../../platform/outbox/define-events';
 
 const project = z.object({ project: recordView });
 const template = z.object({ template: recordView });
@@ -8,16 +8,12 @@ const clipCard = z.object({ clipCard: recordView });
 
 /** Projects, project templates, task comments, clip cards and time entries (project tasks are `task_*`). */
 export const projectEvents = defineEvents({
-  project_created: project,
-  project_updated: project.extend({ changes: fieldChanges }),
-  project_deleted: project,
+  ...recordEvents('project', project),
   project_template_created: template,
   project_template_updated: template.extend({ changes: fieldChanges }),
   project_comment_created: comment,
   project_comment_updated: comment.extend({ changes: changedKeys }),
-  clip_card_created: clipCard,
-  clip_card_updated: clipCard.extend({ changes: changedKeys }),
-  clip_card_deleted: clipCard,
+  ...recordEvents('clip_card', clipCard, changedKeys),
   time_entry_created: z.object({ timeEntry: recordView }),
 });
 

@@ -6,7 +6,6 @@ import { ProjectTemplate } from './project-template.entity';
 export const projectResource = defineResource<Project>({
   kind: 'project',
   collection: 'projects',
-  getPath: '/api/v1/projects/:id',
   entity: Project,
   ownedEntities: [ProjectComment, TimeEntry, ClipCard, ProjectTemplate],
   load: getProject,

@@ -3,7 +3,7 @@ import * as projects from './projects.service';
 import * as projectTasks from './project-tasks.service';
 import { createTimeEntry, listTimeEntries } from './time-entries.service';
 import { acknowledged, created, ok, pageOf, route } from '../../platform/http/registry';
-import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { crudRoutes, envelopes, viewOf } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
 import {
   commentParams,
@@ -46,7 +46,7 @@ export const projectsRoutes: RouteFactory = () => [
     service: {
       list: projects.listProjects,
       create: projects.createProject,
-      get: async (ctx, id) => projects.serializeProject(await projects.getProject(ctx, id)),
+      get: viewOf(projects.getProject, projects.serializeProject),
       update: projects.updateProject,
       remove: projects.deleteProject,
     },

@@ -1,6 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { emit } from '../../platform/outbox/emit';
+import { createdEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -74,12 +75,7 @@ export async function createTimeEntry(ctx: Ctx, projectId: string, input: TimeEn
       userId: ctx.actor.userId,
       clipCardId,
     } as TimeEntry);
-    emit(ctx, {
-      type: 'time_entry_created',
-      entityType: 'time_entry',
-      entityId: entry._id,
-      payload: { timeEntry: serializeTimeEntry(entry) },
-    });
+    emit(ctx, { ...createdEvent('time_entry', { timeEntry: serializeTimeEntry(entry) }), entityId: entry._id });
     return serializeTimeEntry(entry);
   });
 }

@@ -3,7 +3,6 @@ import { Sequence, SequenceEnrollment, SequenceOptOut, SequenceStep } from './se
 export const sequenceResource = defineResource<Sequence>({
   kind: 'sequence',
   collection: 'sequences',
-  getPath: '/api/v1/sequences/:id',
   entity: Sequence,
   ownedEntities: [SequenceEnrollment, SequenceStep, SequenceOptOut],
   load: loadById(Sequence, 'sequence'),

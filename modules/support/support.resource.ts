@@ -5,7 +5,6 @@ import { SupportFlow, SupportTicket, SupportTicketMessage, SupportTimeEntry } fr
 export const supportTicketResource = defineResource<SupportTicket>({
   kind: 'support-ticket',
   collection: 'support-tickets',
-  getPath: '/api/v1/support-tickets/:id',
   entity: SupportTicket,
   ownedEntities: [SupportFlow, SupportTicketMessage, SupportTimeEntry],
   load: getTicket,

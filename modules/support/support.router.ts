@@ -7,7 +7,7 @@ import { createTicketTimeEntry, listMessages, listTicketTimeEntries, replyToTick
 import { FALLBACK_CATEGORY, ticketStatusTransitions } from './support.rules';
 import { validation } from '../../platform/errors';
 import { created, ok, paged, pageOf, route } from '../../platform/http/registry';
-import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { crudRoutes, envelopes, viewOf } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
 import {
   createTicketBody,
@@ -91,7 +91,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     service: {
       list: tickets.listTickets,
       create: async (ctx, body, opts) => (await tickets.createTicket(ctx, body, opts)).view,
-      get: async (ctx, id) => tickets.serializeTicket(await tickets.getTicket(ctx, id)),
+      get: viewOf(tickets.getTicket, tickets.serializeTicket),
       update: tickets.updateTicket,
       remove: tickets.deleteTicket,
     },

@@ -4,6 +4,7 @@ import { newId } from '../../platform/ids';
 import { htmlToText } from '../../platform/shared/html-text';
 import { sendEmail, type EmailDeps } from '../email';
 import { emit } from '../../platform/outbox/emit';
+import { createdEvent } from '../../platform/shared/changes';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -206,10 +207,8 @@ export async function createTicketTimeEntry(
       userId: ctx.actor.userId,
     } as SupportTimeEntry);
     emit(ctx, {
-      type: 'support_time_entry_created',
-      entityType: 'support_time_entry',
+      ...createdEvent('support_time_entry', { timeEntry: serializeTime(entry), ticketId: ticket._id }),
       entityId: entry._id,
-      payload: { timeEntry: serializeTime(entry), ticketId: ticket._id },
     });
     return serializeTime(entry);
   });

@@ -6,7 +6,6 @@ import { TaskFlow } from './task-flow.entity';
 export const taskResource = defineResource<Task>({
   kind: 'task',
   collection: 'tasks',
-  getPath: '/api/v1/tasks/:id',
   entity: Task,
   ownedEntities: [TaskFlow],
   load: getTask,

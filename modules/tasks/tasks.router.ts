@@ -4,7 +4,7 @@ import * as tasks from './tasks.service';
 import { TASK_SUMMARY_FIELDS } from './tasks.service';
 import { listTasks } from './tasks.query';
 import { readTaskFlow } from './task-flow.service';
-import { project } from '../../platform/shared/list-query';
+import { projectedList } from '../../platform/shared/list-query';
 import { ok, route } from '../../platform/http/registry';
 import {
   createTaskBody,
@@ -27,13 +27,10 @@ export const tasksRoutes: RouteFactory = () => [
     access: { read, write },
     schemas: { list: listTasksQuery, create: createTaskBody, update: updateTaskBody, view: taskView },
     service: {
-      list: async (ctx, query) => {
-        const { items, total } = await listTasks(ctx, query);
-        return { items: items.map((t) => project(t, { view: query.view, summary: TASK_SUMMARY_FIELDS })), total };
-      },
-      create: (ctx, body) => tasks.createTask(ctx, body),
+      list: projectedList(listTasks, TASK_SUMMARY_FIELDS),
+      create: tasks.createTask,
       get: tasks.readTask,
-      update: (ctx, id, body) => tasks.updateTask(ctx, id, body),
+      update: tasks.updateTask,
       remove: tasks.deleteTask,
     },
     routes: {

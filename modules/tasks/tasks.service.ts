@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context';
-import { getRecord, readRecord } from '../../platform/shared/record-service';
+import { deleteById, getRecord, readRecord } from '../../platform/shared/record-service';
 import {
   recordSystemActivity,
   parentEntityType,
@@ -9,13 +9,7 @@ import {
   linkColumns,
 } from '../timeline';
 import { assertCustomFieldValues } from '../custom-fields';
-import {
-  applyPatch,
-  deleteWithEvent,
-  emitTaggedCreate,
-  emitTaggedUpdate,
-  normalizeTags,
-} from '../../platform/shared/changes';
+import { applyPatch, emitTaggedCreate, emitTaggedUpdate, normalizeTags } from '../../platform/shared/changes';
 import { mergeObject } from '../../platform/shared/custom-fields';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
@@ -172,11 +166,4 @@ export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promis
 }
 
 /** The task goes; its feed rows stay as history. */
-export async function deleteTask(ctx: Ctx, id: string): Promise<void> {
-  const task = await getTask(ctx, id);
-  await deleteWithEvent(ctx, task, {
-    type: 'task_deleted',
-    entityType: 'task',
-    payload: { task: serializeTask(task) },
-  });
-}
+export const deleteTask = deleteById(getTask, 'task', (task) => ({ task: serializeTask(task) }));

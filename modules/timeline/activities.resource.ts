@@ -6,7 +6,6 @@ import { serializeActivity } from './timeline.service';
 export const activityResource = defineResource<Activity>({
   kind: 'activity',
   collection: 'activities',
-  getPath: '/api/v1/activities/:id',
   entity: Activity,
   load: loadById(Activity, 'activity'),
   view: serializeActivity,

@@ -4,7 +4,6 @@ import { User } from './user.entity';
 export const userResource = defineResource<User>({
   kind: 'user',
   collection: 'users',
-  getPath: '/api/v1/users/:id',
   entity: User,
   load: loadById(User, 'user'),
 });

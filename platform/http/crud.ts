@@ -97,6 +97,14 @@ export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends
   unpaged?: boolean;
 }
 
+/** `service.get` of a record whose view needs only the row: `serialize(await load(ctx, id))`. */
+export function viewOf<R>(
+  load: (ctx: Ctx, id: string) => Promise<R>,
+  serialize: (row: R) => unknown,
+): (ctx: Ctx, id: string) => Promise<unknown> {
+  return async (ctx, id) => serialize(await load(ctx, id));
+}
+
 /** The five routes of a plain resource: list, create, get, update (partial), delete, with the spec's envelopes. */
 export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extends z.ZodType>(
   spec: CrudSpec<LQ, CB, UB>,

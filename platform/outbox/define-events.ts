@@ -31,3 +31,24 @@ export const recordLinks = z.object({
   leadId: z.string().nullish(),
   dealId: z.string().nullish(),
 });
+
+/** The events of `recordEvents(name, …)`: `<name>_created`, `<name>_updated` and `<name>_deleted`. */
+export type RecordEvents<N extends string, P extends z.ZodObject, C extends z.ZodType> = {
+  readonly [K in `${N}_created` | `${N}_deleted`]: P;
+} & { readonly [K in `${N}_updated`]: z.ZodObject<P['shape'] & { changes: C }> };
+
+/**
+ * The created/updated/deleted trio of a record, in that order: created and deleted carry `payload`, updated adds
+ * `changes` (`fieldChanges`, applyPatch's, unless given, e.g. `changedKeys`). Spread it into `defineEvents`.
+ */
+export function recordEvents<const N extends string, P extends z.ZodObject, C extends z.ZodType = typeof fieldChanges>(
+  name: N,
+  payload: P,
+  changes?: C,
+): RecordEvents<N, P, C> {
+  return {
+    [`${name}_created`]: payload,
+    [`${name}_updated`]: payload.extend({ changes: changes ?? fieldChanges }),
+    [`${name}_deleted`]: payload,
+  } as RecordEvents<N, P, C>;
+}

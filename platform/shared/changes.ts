@@ -166,3 +166,22 @@ export function normalizeTags(tags: readonly string[] | undefined): string[] | u
   if (!tags) return undefined;
   return [...new Set(tags.map((t) => t.trim()).filter(Boolean))];
 }
+
+/** The record kinds `K` whose event `<K>_<action>` the catalog declares. */
+export type KindWith<A extends string> = { [N in EventType]: N extends `${infer K}_${A}` ? K : never }[EventType];
+
+/** `<kind>_created` of a record whose entity type is its kind, for emitCreate. */
+export function createdEvent<K extends KindWith<'created'>>(
+  kind: K,
+  payload: PayloadFor<`${K}_created` & EventType>,
+): RecordEvent<`${K}_created` & EventType, PayloadFor<`${K}_created` & EventType>> {
+  return { type: `${kind}_created` as `${K}_created` & EventType, entityType: kind, payload };
+}
+
+/** `<kind>_updated` of a record whose entity type is its kind, its payload built from the changes: updateWithEvent. */
+export function updatedEvent<K extends KindWith<'updated'>>(
+  kind: K,
+  payload: (changes: Changes) => PayloadFor<`${K}_updated` & EventType>,
+): RecordEvent<`${K}_updated` & EventType, (changes: Changes) => PayloadFor<`${K}_updated` & EventType>> {
+  return { type: `${kind}_updated` as `${K}_updated` & EventType, entityType: kind, payload };
+}

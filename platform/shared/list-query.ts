@@ -95,14 +95,46 @@ export function listQuery<S extends z.ZodRawShape>(opts: ListQueryOptions<S> = {
   });
 }
 
+/** The list and get query keys `project` reads. */
+export interface ProjectionQuery {
+  view?: 'summary' | 'full';
+  fields?: string[];
+}
+
 /** Projects a serialized record to `fields` (always keeping `_id`) or to the summary field set. */
 export function project<T extends Record<string, unknown>>(
   record: T,
-  opts: { view?: 'summary' | 'full'; fields?: string[]; summary?: readonly string[] },
+  opts: ProjectionQuery & { summary?: readonly string[] },
 ): Partial<T> {
   const keys = opts.fields?.length ? opts.fields : opts.view === 'summary' ? opts.summary : undefined;
   if (!keys) return record;
   const out: Record<string, unknown> = { _id: record._id };
   for (const key of keys) if (key in record) out[key] = record[key];
   return out as Partial<T>;
+}
+
+/**
+ * A paged list whose rows `project` trims (crudRoutes' `service.list`): `list`'s page, each row cut to the query's
+ * `fields`, or to `summary` for `view=summary`; `extra` adds envelope keys.
+ */
+export function projectedList<C, Q, T extends Record<string, unknown>>(
+  list: (ctx: C, query: Q) => Promise<{ items: T[]; total: number }>,
+  summary: readonly string[],
+  extra?: (query: NoInfer<Q> & ProjectionQuery) => Record<string, unknown>,
+): (
+  ctx: C,
+  query: NoInfer<Q> & ProjectionQuery,
+) => Promise<{ items: Partial<T>[]; total: number; extra?: Record<string, unknown> }> {
+  return async (ctx, query) => {
+    const { items, total } = await list(ctx, query);
+    const page = { items: items.map((row) => project(row, { ...query, summary })), total };
+    return extra ? { ...page, extra: extra(query) } : page;
+  };
+}
+
+/** A read whose record `project` trims to the get query's `fields` (crudRoutes' `service.get`). */
+export function projectedRead<C, T extends Record<string, unknown>>(
+  read: (ctx: C, id: string) => Promise<T>,
+): (ctx: C, id: string, query?: unknown) => Promise<Partial<T>> {
+  return async (ctx, id, query) => project(await read(ctx, id), query as ProjectionQuery);
 }

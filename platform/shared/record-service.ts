@@ -76,3 +76,22 @@ export async function deleteWithDetach<N extends EventType>(
     await deleteWithEvent(ctx, target, event, { flush: false });
   });
 }
+
+/** A record kind `K` whose delete event `K_deleted` the catalog declares. */
+export type DeletableKind = { [N in EventType]: N extends `${infer K}_deleted` ? K : never }[EventType];
+
+/**
+ * DELETE :id of a record nothing else refers to: `load` (its 404), then the delete tail (`deleteWithEvent`) with
+ * `<kind>_deleted` and `payload` of the record as it was.
+ */
+export function deleteById<T extends { _id: string }, K extends DeletableKind>(
+  load: (ctx: Ctx, id: string) => Promise<T>,
+  kind: K,
+  payload: (record: T) => PayloadFor<`${K}_deleted` & EventType>,
+): (ctx: Ctx, id: string) => Promise<void> {
+  return async (ctx, id) => {
+    const record = await load(ctx, id);
+    const type = `${kind}_deleted` as `${K}_deleted` & EventType;
+    await deleteWithEvent(ctx, record, { type, entityType: kind, payload: payload(record) });
+  };
+}

@@ -63,14 +63,19 @@ export async function byId<T extends object>(em: EntityManager, entity: EntityNa
   return em.findOne(entity, { _id: id } as never);
 }
 
+/** A manifest's automation loader: the record by id (null for an unknown one) and what `context` makes of it. */
+export const rowLoader =
+  <T extends object, R>(entity: EntityName<T>, context: (row: T, em: EntityManager) => R | Promise<R>) =>
+  async (em: EntityManager, id: string): Promise<R | null> => {
+    const row = await byId(em, entity, id);
+    return row ? context(row, em) : null;
+  };
+
 type LinkedRow = Record<'leadId' | 'dealId' | 'personId' | 'companyId' | 'ownerId', string | null | undefined>;
 
 /** The automation loader of a record linked to a lead, deal, person and company with an owner: its namespace, links. */
-export const linkedRecordLoader =
-  <T extends LinkedRow>(entity: EntityName<T>, namespace: string) =>
-  async (em: EntityManager, id: string) => {
-    const row = await byId(em, entity, id);
-    if (!row) return null;
+export const linkedRecordLoader = <T extends LinkedRow>(entity: EntityName<T>, namespace: string) =>
+  rowLoader(entity, (row) => {
     const { leadId, dealId, personId, companyId, ownerId } = row;
     return { namespaces: { [namespace]: plainRecord(row) }, links: { leadId, dealId, personId, companyId, ownerId } };
-  };
+  });

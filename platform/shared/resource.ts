@@ -74,7 +74,7 @@ export interface ResourceManifest<Row extends object = object> {
   kind: string;
   /** Collection name: the URL segment of the kind under /api/v1. */
   collection: string;
-  /** The route that reads one record (the CRUD contract and tenant-isolation suites walk it). */
+  /** The route that reads one record (the CRUD contract and tenant-isolation suites walk it); see defineResource. */
   getPath: string;
   /** The kind's main entity (tenant-scoped). */
   entity: ResourceEntity;
@@ -94,9 +94,14 @@ export interface ResourceManifest<Row extends object = object> {
   timeline?: TimelineSupport;
 }
 
-/** Identity helper that keeps the row type of `load`/`view` together. */
-export function defineResource<Row extends object>(manifest: ResourceManifest<Row>): ResourceManifest<Row> {
-  return manifest;
+/**
+ * Keeps the row type of `load`/`view` together; `getPath` defaults to `/api/v1/<collection>/:id` (give it only where
+ * the record is read elsewhere).
+ */
+export function defineResource<Row extends object>(
+  manifest: Omit<ResourceManifest<Row>, 'getPath'> & { getPath?: string },
+): ResourceManifest<Row> {
+  return { ...manifest, getPath: manifest.getPath ?? `/api/v1/${manifest.collection}/:id` };
 }
 
 /**
