@@ -75,7 +75,7 @@ export interface PlatformConfig {
    */
   automationMaxInFlightPerWorkspace: number;
   /**
-   * AUTOMATION_MAX_IN_FLIGHT_BACKLOG (default 32; 0 or at most the cap above = the cap above): runs in flight per
+   * AUTOMATION_MAX_IN_FLIGHT_BACKLOG (default 16; 0 or at most the cap above = the cap above): runs in flight per
    * workspace while its queued runs go to the backlog lane (a worker polls TEMPORAL_BACKLOG_TASK_QUEUE). The backlog
    * worker runs them apart from the main worker, so a burst may keep more of them in flight there than the main
    * worker's cap allows without holding back other workspaces' runs.
@@ -260,7 +260,7 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
     automationMaxInFlightPerWorkspace: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE', 8)),
-    automationMaxInFlightBacklog: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_BACKLOG', 32)),
+    automationMaxInFlightBacklog: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_BACKLOG', 16)),
     automationInFlightWindowS: Math.max(1, intEnv(env, 'AUTOMATION_IN_FLIGHT_WINDOW_S', 60)),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
