@@ -34,6 +34,15 @@ const completed = (automationId: string, n: number): Promise<AutomationExecution
     `${n} runs to complete`,
   );
 
+let backlogWorkerUp: Promise<void> | undefined;
+/** A worker polling the backlog queue, started once for the tests that need one, and the port aware of it. */
+const backlogWorker = (): Promise<void> =>
+  (backlogWorkerUp ??= (async () => {
+    await suite.h.startWorker({ taskQueue: suite.h.app.config.temporalBacklogTaskQueue });
+    // The port re-checks the backlog queue's pollers after BACKLOG_POLLERS_TTL_MS (an earlier start cached "none").
+    await new Promise((r) => setTimeout(r, BACKLOG_POLLERS_TTL_MS + 500));
+  })());
+
 /** The task queue each run's workflow ran on. */
 const queuesOf = async (runs: AutomationExecution[]): Promise<string[]> =>
   Promise.all(runs.map(async (r) => (await suite.h.client.workflow.getHandle(r.workflowId).describe()).taskQueue));
@@ -55,9 +64,7 @@ describe('the backlog lane', () => {
 
   it("with a backlog worker polling, the runs queued behind a workspace's backlog run there, each once; another workspace's run stays on the main queue", async () => {
     const backlogQueue = suite.h.app.config.temporalBacklogTaskQueue;
-    await suite.h.startWorker({ taskQueue: backlogQueue });
-    // The port re-checks the backlog queue's pollers after BACKLOG_POLLERS_TTL_MS (the previous test cached "none").
-    await new Promise((r) => setTimeout(r, BACKLOG_POLLERS_TTL_MS + 500));
+    await backlogWorker();
     const b = await suite.h.app.tenant('Backlog lane B');
     const automationA = await createAutomation(suite.t.http, graph);
     const automationB = await createAutomation(b.http, graph);
@@ -80,7 +87,7 @@ describe('the backlog lane', () => {
   }, 120_000);
 
   it(`while the backlog worker polls, a burst keeps up to ${BACKLOG_CAP} runs in flight (AUTOMATION_MAX_IN_FLIGHT_BACKLOG), those beyond the main cap of ${CAP} on the backlog queue`, async () => {
-    // The backlog worker of the previous test still polls (and the port knows it).
+    await backlogWorker();
     const backlogQueue = suite.h.app.config.temporalBacklogTaskQueue;
     const c = await suite.h.app.tenant('Backlog lane C');
     // A 5 s delay keeps each run in flight long enough to count the runs in flight.
