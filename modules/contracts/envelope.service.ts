@@ -22,7 +22,12 @@ import { newSignerToken } from './tokens';
 import { newId } from '../../platform/ids';
 import { dueForInvitation, resendDue, type AttemptInfo } from './invitations';
 export type { AttemptInfo } from './invitations';
-import { recordInvitationFailures, refreshInvitationError, type InvitationFailure } from './invitation-failures';
+import {
+  lockContractRow,
+  recordInvitationFailures,
+  refreshInvitationError,
+  type InvitationFailure,
+} from './invitation-failures';
 
 export interface EnvelopeDeps {
   orm: MikroORM;
@@ -247,6 +252,7 @@ export async function inviteSigners(
     // The signer's row and the contract's lastError change together: a reader never sees every invitation
     // sent beside the error of an earlier attempt.
     const moved = await em.transactional(async (tx) => {
+      await lockContractRow(tx, state.c._id);
       const n = resend
         ? await tx.nativeUpdate(ContractSigner, asRead(s), delivered)
         : await tx.nativeUpdate(ContractSigner, { ...asRead(s), invitedAt: null }, { ...delivered, invitedAt: now });

@@ -11,6 +11,15 @@ export interface InvitationFailure {
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /**
+ * Locks the contract row first in a transaction that writes its signers' rows: every writer of an envelope (the API's
+ * changes, signing, the invitation activities) takes the contract's lock before a signer's, so two of them never wait
+ * on each other in opposite order (a deadlock, which Postgres ends by failing one of them).
+ */
+export async function lockContractRow(tx: EntityManager, contractId: string): Promise<void> {
+  await tx.execute('select id from contracts where id = ? for update', [contractId]);
+}
+
+/**
  * The contract's lastError as its signers' committed rows say (issue 29): null when no invitation is
  * retrying or failed, else why. Derived from the rows, under a lock of the contract row, so an attempt
  * that finishes late (its failure recorded after a later attempt delivered) cannot leave a stale error.
@@ -66,6 +75,7 @@ export async function recordInvitationFailures(
   }));
   const summary = invitationSummary(after);
   await em.transactional(async (tx) => {
+    await lockContractRow(tx, c._id);
     for (const { signer: s, error } of failures) {
       const reason = reasonOf(error);
       // A first invitation not delivered meanwhile, or a resend (issue 28) still queued or retrying.
