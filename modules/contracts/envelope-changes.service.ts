@@ -8,6 +8,7 @@
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
+import { lockedEnvelope } from './contract-lock';
 import { emitContractEvent, signerFields } from './contract-events';
 import { inTransaction } from '../../platform/shared/tx';
 import type { WorkflowPort } from '../../platform/workflow-port';
@@ -35,15 +36,9 @@ export interface SignerCorrection {
 
 /** The contract locked for this transaction (one change or signature at a time), with its signers. */
 async function locked(ctx: Ctx, id: string): Promise<{ c: Contract; signers: ContractSigner[] }> {
-  await ctx.em.execute('select id from contracts where id = ? for update', [id]);
-  const c = await ctx.em.findOne(Contract, { _id: id }, { refresh: true });
-  if (!c) throw notFound('contract');
-  const signers = await ctx.em.find(
-    ContractSigner,
-    { contractId: id },
-    { orderBy: { position: 'asc' }, refresh: true },
-  );
-  return { c, signers };
+  const envelope = await lockedEnvelope(ctx.em, id);
+  if (!envelope) throw notFound('contract');
+  return envelope;
 }
 
 /** Changes are made only while the envelope is sent and its deadline has not passed. */

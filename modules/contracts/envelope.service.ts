@@ -22,12 +22,8 @@ import { newSignerToken } from './tokens';
 import { newId } from '../../platform/ids';
 import { dueForInvitation, resendDue, type AttemptInfo } from './invitations';
 export type { AttemptInfo } from './invitations';
-import {
-  lockContractRow,
-  recordInvitationFailures,
-  refreshInvitationError,
-  type InvitationFailure,
-} from './invitation-failures';
+import { lockContractRow, lockedEnvelope } from './contract-lock';
+import { recordInvitationFailures, refreshInvitationError, type InvitationFailure } from './invitation-failures';
 
 export interface EnvelopeDeps {
   orm: MikroORM;
@@ -125,12 +121,12 @@ export async function expireEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Prom
   const em = forkForWorkspace(deps.orm.em, ids.workspaceId);
   return em.transactional(async (tx) => {
     const now = new Date();
-    await tx.execute('select id from contracts where id = ? for update', [ids.contractId]);
-    const c = await tx.findOne(Contract, { _id: ids.contractId }, { refresh: true });
-    if (!c) return { status: 'missing' };
+    const envelope = await lockedEnvelope(tx, ids.contractId);
+    if (!envelope) return { status: 'missing' };
+    const { c, signers } = envelope;
     // Every signature arrived before the deadline (the workflow had not run yet): it completes, not expires.
-    const signers = await tx.find(ContractSigner, { contractId: c._id, role: 'signer' }, { refresh: true });
-    if (signers.every((s) => s.status === 'signed')) return { status: c.status };
+    const mustSign = signers.filter((s) => s.role === 'signer');
+    if (mustSign.every((s) => s.status === 'signed')) return { status: c.status };
     const moved = await tx.nativeUpdate(
       Contract,
       { _id: c._id, status: 'sent', deadlineAt: { $lte: now } },

@@ -1,4 +1,5 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { lockContractRow } from './contract-lock';
 import { emitContractEvent, signerFields } from './contract-events';
 import { Contract, ContractSigner, type InvitationStatus } from './contract.entity';
 import { invitationSummary, nextAttemptAt, type AttemptInfo } from './invitations';
@@ -11,21 +12,12 @@ export interface InvitationFailure {
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /**
- * Locks the contract row first in a transaction that writes its signers' rows: every writer of an envelope (the API's
- * changes, signing, the invitation activities) takes the contract's lock before a signer's, so two of them never wait
- * on each other in opposite order (a deadlock, which Postgres ends by failing one of them).
- */
-export async function lockContractRow(tx: EntityManager, contractId: string): Promise<void> {
-  await tx.execute('select id from contracts where id = ? for update', [contractId]);
-}
-
-/**
  * The contract's lastError as its signers' committed rows say (issue 29): null when no invitation is
  * retrying or failed, else why. Derived from the rows, under a lock of the contract row, so an attempt
  * that finishes late (its failure recorded after a later attempt delivered) cannot leave a stale error.
  */
 export async function refreshInvitationError(tx: EntityManager, c: Contract): Promise<void> {
-  await tx.findOne(Contract, { _id: c._id }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['_id'] });
+  await lockContractRow(tx, c._id);
   const rows = await tx.find(ContractSigner, { contractId: c._id }, { orderBy: { position: 'asc' }, refresh: true });
   const summary = invitationSummary(rows);
   const failing = rows.filter((s) => s.invitationStatus === 'retrying' || s.invitationStatus === 'failed');

@@ -8,6 +8,7 @@ import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import type { Logger } from '../../platform/logger';
 import { forkForWorkspace } from '../../platform/orm/tenant';
+import { lockedEnvelope } from './contract-lock';
 import { emitContractEvent, signerFields } from './contract-events';
 import type { WorkflowPort } from '../../platform/workflow-port';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
@@ -146,10 +147,9 @@ async function lockedState(
 ): Promise<{ c: Contract; all: ContractSigner[]; signer: ContractSigner }> {
   const contractId = found.contract._id;
   // One signature at a time per envelope: the turn check and the "last one" decision see committed state.
-  await em.execute('select id from contracts where id = ? for update', [contractId]);
-  const c = await em.findOne(Contract, { _id: contractId }, { refresh: true });
-  if (!c) throw notFound('signing link');
-  const all = await em.find(ContractSigner, { contractId }, { orderBy: { position: 'asc' }, refresh: true });
+  const envelope = await lockedEnvelope(em, contractId);
+  if (!envelope) throw notFound('signing link');
+  const { c, signers: all } = envelope;
   return { c, all, signer: all.find((s) => s._id === found.signer._id)! };
 }
 

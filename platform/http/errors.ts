@@ -3,7 +3,12 @@ import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
 import { DomainError, type DomainErrorCode } from '../errors';
 import { formatZodError } from '../shared/schemas';
-import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_S } from '../shared/unavailable';
+import {
+  CONFLICT_RETRY_AFTER_S,
+  isDependencyUnavailable,
+  isTransactionConflict,
+  UNAVAILABLE_RETRY_AFTER_S,
+} from '../shared/unavailable';
 
 /** The one table from domain error codes to HTTP statuses. */
 export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -70,6 +75,16 @@ export function renderError(err: unknown): RenderedError | null {
       status: 503,
       body: { error: 'the database is unavailable; retry later', code: 'unavailable' },
       headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    };
+  }
+  if (isTransactionConflict(err)) {
+    return {
+      status: 503,
+      body: {
+        error: 'the change collided with a concurrent one and was rolled back (nothing was written); retry',
+        code: 'unavailable',
+      },
+      headers: { 'Retry-After': String(CONFLICT_RETRY_AFTER_S) },
     };
   }
   return null;

@@ -53,6 +53,28 @@ export function isDependencyUnavailable(err: unknown): boolean {
   return false;
 }
 
+/** Postgres ended this transaction because of a concurrent one: deadlock_detected, serialization_failure. */
+const TRANSACTION_CONFLICT_CODES = new Set(['40P01', '40001']);
+
+/**
+ * True when the database rolled this transaction back to resolve a collision with a concurrent one: nothing of it was
+ * written and the same request can succeed when retried (503 with a short Retry-After, not a 500).
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && TRANSACTION_CONFLICT_CODES.has(code)) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/** Seconds a client should wait before retrying after a transaction conflict (the collision is usually over). */
+export const CONFLICT_RETRY_AFTER_S = 1;
+
 /** Seconds a client should wait before retrying after a dependency outage. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;
 

@@ -1,5 +1,6 @@
-import { ConnectionException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { isDependencyUnavailable, isRpcUnavailable } from '../../../platform/shared/unavailable';
+import { ConnectionException, DeadlockException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { renderError } from '../../../platform/http/errors';
+import { isDependencyUnavailable, isRpcUnavailable, isTransactionConflict } from '../../../platform/shared/unavailable';
 
 const withCode = (code: string | number, message = 'boom'): Error => Object.assign(new Error(message), { code });
 
@@ -85,5 +86,27 @@ describe('isRpcUnavailable (workflow engine down → 503)', () => {
     ['a plain error', new Error('nope')],
   ])('not for %s', (_label, err) => {
     expect(isRpcUnavailable(err)).toBe(false);
+  });
+});
+
+describe('isTransactionConflict (deadlock or serialization failure → 503 with Retry-After, not 500)', () => {
+  it.each([
+    ['deadlock_detected', withCode('40P01', 'deadlock detected')],
+    ['serialization_failure', withCode('40001', 'could not serialize access')],
+    ['MikroORM DeadlockException', new DeadlockException(withCode('40P01', 'deadlock detected'))],
+    ['wrapped in a cause', new Error('tx failed', { cause: withCode('40P01') })],
+  ])('%s', (_label, err) => {
+    expect(isTransactionConflict(err)).toBe(true);
+    const rendered = renderError(err);
+    expect(rendered).toMatchObject({ status: 503, body: { code: 'unavailable' }, headers: { 'Retry-After': '1' } });
+    expect(String(rendered?.body.error)).toMatch(/rolled back \(nothing was written\); retry$/);
+  });
+
+  it.each([
+    ['a unique violation', withCode('23505')],
+    ['a lock wait timeout', withCode('55P03')],
+    ['a plain error', new Error('40P01')],
+  ])('not for %s', (_label, err) => {
+    expect(isTransactionConflict(err)).toBe(false);
   });
 });
