@@ -24,6 +24,7 @@ export const automationExecutionKind = defineWorkflowKind<AutomationExecutionMet
   replayFixtures: [
     'automation-execution-remote-bookkeeping.history.json',
     'automation-execution-local-bookkeeping.history.json',
+    'automation-execution-local-actions.history.json',
   ],
   searchAttributes: (m) => ({
     CrmWorkspaceId: m.workspaceId,

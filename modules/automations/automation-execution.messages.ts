@@ -25,7 +25,8 @@ export interface ExecutionWorkflowInput {
   retryIntervalMs?: number;
   /**
    * Workflow code version of the run, fixed at start (part of the recorded input, so replay sees the
-   * same value): 2 = step-log writes as local activities; absent = runs started before, which
+   * same value): 3 = also CRM-only actions (local-actions.pure.ts) as local activities; 2 = step-log writes as
+   * local activities; absent = runs started before, which
    * replay them as regular activities. Raise it for the next change that needs a code path per
    * version; cheaper than `patched()`, which also upserts a search attribute on every run.
    */

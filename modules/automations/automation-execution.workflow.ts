@@ -1,7 +1,8 @@
 /**
  * One automation execution. Walks the graph snapshot it was started with (edits never change a
  * run in flight): trigger, condition and delay are decided here (deterministic: conditions use
- * workflow time), action/lookup/ai nodes are one activity each, and `finishExecution` writes the
+ * workflow time), action/lookup/ai nodes are one activity each (CRM-only actions a local one, from engine version
+ * 3), and `finishExecution` writes the
  * in-workflow steps and the final status. Delays are durable timers, exact to the millisecond
  * (not rounded to the spec's 5-minute processor ticks: there is no processor), and survive
  * worker restarts; test runs do not wait.
@@ -22,6 +23,7 @@ import { explainConditions, type Condition } from './conditions.pure';
 import { conditionDetails, explainBranch } from './condition-explain.pure';
 import { topology, type GraphNode, type NodeOutcome } from './topology.pure';
 import { delayMsOf, failureMessage, mergeContext, nodeSummary, walkFrom } from './engine/walk.pure';
+import { isLocalAction } from './local-actions.pure';
 import type { ExecutionWorkflowInput } from './automation-execution.messages';
 import {
   FAILURE_TYPES,
@@ -93,9 +95,13 @@ function nodeOptions(
 const NODE_HEARTBEAT_TIMEOUT = '10 seconds';
 
 export async function automationExecutionWorkflow(input: ExecutionWorkflowInput): Promise<ExecutionResult> {
-  const bookkeeping = (input.engineVersion ?? 1) >= 2 ? localBookkeeping : remoteBookkeeping;
+  const engineVersion = input.engineVersion ?? 1;
+  const bookkeeping = engineVersion >= 2 ? localBookkeeping : remoteBookkeeping;
   const settings = { ...DEFAULT_SETTINGS, ...(input.graph.executionSettings ?? {}) };
   const actOptions = nodeOptions(settings, input.retryIntervalMs, { heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT });
+  // Version 3: CRM-only actions (local-actions.pure.ts) run as local activities, with the same timeout and retries.
+  const localOptions = nodeOptions(settings, input.retryIntervalMs);
+  const localActs = engineVersion >= 3 ? proxyLocalActivities<Activities>(localOptions) : null;
   // A lookup in mode `all` starts its children from the activity (up to 30 minutes of batches), heartbeating per batch.
   const lookupOptions = nodeOptions(settings, input.retryIntervalMs, {
     startToCloseTimeout: '30 minutes',
@@ -109,7 +115,9 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
   const decided: string[] = [];
   let context: Context = input.context;
   let failed: { nodeId: string; error: string } | null = null;
-  const iso = (): string => new Date(Date.now()).toISOString();
+  // Workflow time, but never before the last activity's answer (NodeActivityResult.endedAt: local activities).
+  let notBefore = 0;
+  const iso = (): string => new Date(Math.max(Date.now(), notBefore)).toISOString();
 
   const nodeFailed = (node: GraphNode, error: string, startedAt: string, recordedByActivity: boolean): NodeOutcome => {
     steps.push({
@@ -147,6 +155,8 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
         failureBehavior: settings.failureBehavior,
       });
       context = mergeContext(context, r.contextPatch);
+      const answeredAt = r.endedAt ? Date.parse(r.endedAt) : NaN;
+      if (answeredAt > notBefore) notBefore = answeredAt;
       // Fan-out: the matches continue in child executions; the parent takes no edge here.
       if (r.handle === 'fanout') return { handle: '\u0000fanout' };
       return { handle: r.handle ?? null };
@@ -251,6 +261,10 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
       }
       // Each activity is named after its node in the Web UI (user metadata; replay ignores it).
       case 'action':
+        if (localActs && isLocalAction(data.actionType))
+          return activityNode(node, (i) =>
+            localActs.runAction.executeWithOptions({ ...localOptions, summary: nodeSummary(node) }, [i]),
+          );
         return activityNode(node, (i) =>
           acts.runAction.executeWithOptions({ ...actOptions, summary: nodeSummary(node) }, [i]),
         );

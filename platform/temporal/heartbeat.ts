@@ -15,6 +15,8 @@ export async function withHeartbeats<T>(fn: () => Promise<T>, everyMs = HEARTBEA
   } catch {
     return fn(); // called directly (tests, scripts): no activity to heartbeat for
   }
+  // A local activity cannot heartbeat: the worker running it holds the workflow task and extends it itself.
+  if (ctx.info.isLocal) return fn();
   ctx.heartbeat();
   const timer = setInterval(() => ctx.heartbeat(), everyMs);
   try {

@@ -67,7 +67,17 @@ function stored(step: AutomationStep, contextOf?: (output: unknown) => Context |
   };
 }
 
+/** runStep's answer, stamped with the time it was given (see NodeActivityResult.endedAt). */
 export async function runStep<R>(
+  deps: AutomationActivityDeps,
+  input: NodeActivityInput,
+  spec: StepSpec<R>,
+): Promise<NodeActivityResult> {
+  const result = await performStep(deps, input, spec);
+  return { ...result, endedAt: new Date().toISOString() };
+}
+
+async function performStep<R>(
   deps: AutomationActivityDeps,
   input: NodeActivityInput,
   spec: StepSpec<R>,

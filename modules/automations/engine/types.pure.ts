@@ -19,7 +19,7 @@ export interface StartPoint {
 }
 
 /** What new runs are started with (see ExecutionWorkflowInput.engineVersion, automation-execution.messages.ts). */
-export const ENGINE_VERSION = 2;
+export const ENGINE_VERSION = 3;
 
 export interface ExecutionResult {
   status: 'completed' | 'failed';
@@ -67,6 +67,11 @@ export interface NodeActivityResult {
   /** Branch for branching nodes (lookup found/empty/error, ai true/false); null = unconditional. */
   handle?: string | null;
   status: StepStatus;
+  /**
+   * When the activity answered (ISO). A local activity runs inside the workflow task, whose time stands still: the
+   * workflow dates the steps it decides after one no earlier than this, so the step log keeps the order they ran in.
+   */
+  endedAt?: string;
 }
 
 export interface FinishExecutionInput {

@@ -5,7 +5,9 @@
  * create_record → 1 s delay → create_record, recorded
  *  - before bookkeeping became local activities (input without engineVersion: recordSteps and
  *    finishExecution as regular activities),
- *  - after it (engineVersion 2: local-activity markers).
+ *  - after it (engineVersion 2: local-activity markers),
+ *  - CRM-only actions as local activities too (engineVersion 3: create_note → condition → create_note,
+ *    automation-local-actions.test.ts records it with CRM_RECORD_FIXTURE=1).
  *  - a schedule tick (automation-tick.history.json).
  * Fixtures are listed per kind in domain/workflow-kinds.ts (`replayFixtures`): add one there
  * whenever a change needs a new engineVersion (or a `patched()` guard), and one per new kind.
