@@ -45,19 +45,15 @@ export interface CreateContractInput {
   lineItems?: LineInput[];
 }
 
+/** A signer's role and progress, in the order both the contract view and the audit trail list them. */
+const SIGNER_PROGRESS = ['role', 'status', 'invitedAt', 'viewedAt', 'signedAt', 'declinedAt', 'declineReason'] as const;
 const SIGNER_FIELDS = [
   '_id',
   'name',
   'email',
   'phone',
   'title',
-  'role',
-  'status',
-  'invitedAt',
-  'viewedAt',
-  'signedAt',
-  'declinedAt',
-  'declineReason',
+  ...SIGNER_PROGRESS,
   'remindersSent',
   'correctedAt',
   'resendRequestedAt',
@@ -287,13 +283,7 @@ export async function auditTrail(ctx: Ctx, id: string): Promise<ContractAuditTra
         '_id',
         'name',
         'email',
-        'role',
-        'status',
-        'invitedAt',
-        'viewedAt',
-        'signedAt',
-        'declinedAt',
-        'declineReason',
+        ...SIGNER_PROGRESS,
         'signatureType',
         'signatureName',
         'ip',

@@ -30,12 +30,8 @@ export const contractLineView = z.object({
 
 export const contractTermView = z.object({ startDate: z.string().nullable(), endDate: z.string().nullable() });
 
-export const contractSignerView = z.object({
-  _id: idView,
-  name: z.string(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  title: z.string().nullable(),
+/** A signer's role and progress through the envelope: the contract and its audit trail show the same fields. */
+const signerProgressView = {
   role: signerRole,
   status: signerStatus,
   invitedAt: dateTimeView.nullable(),
@@ -43,6 +39,15 @@ export const contractSignerView = z.object({
   signedAt: dateTimeView.nullable(),
   declinedAt: dateTimeView.nullable(),
   declineReason: z.string().nullable(),
+};
+
+export const contractSignerView = z.object({
+  _id: idView,
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  title: z.string().nullable(),
+  ...signerProgressView,
   remindersSent: z.number().int(),
   correctedAt: dateTimeView
     .nullable()
@@ -126,13 +131,7 @@ export const contractAuditTrailView = z.object({
       _id: idView,
       name: z.string(),
       email: z.string(),
-      role: signerRole,
-      status: signerStatus,
-      invitedAt: dateTimeView.nullable(),
-      viewedAt: dateTimeView.nullable(),
-      signedAt: dateTimeView.nullable(),
-      declinedAt: dateTimeView.nullable(),
-      declineReason: z.string().nullable(),
+      ...signerProgressView,
       signatureType: z.enum(['typed', 'drawn']).nullable(),
       signatureName: z.string().nullable(),
       ip: z.string().nullable(),
