@@ -1,26 +1,19 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261122102151_initial extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create table "activity" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "type" varchar(60) not null, "system" boolean not null default false, "summary" varchar(1000) null, "description" text null, "company_id" varchar(24) null, "person_id" varchar(24) null, "deal_id" varchar(24) null, "lead_id" varchar(24) null, "entity_type" varchar(40) null, "entity_id" varchar(64) null, "note_ref" varchar(24) null, "date" timestamptz not null, "metadata" jsonb not null default '{}', "user_id" varchar(24) null, constraint "activity_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "activity_workspace_id_index" on "activity" ("workspace_id");`);
-    this.addSql(
-      `create index "activity_workspace_id_company_id_date_index" on "activity" ("workspace_id", "company_id", "date");`,
-    );
-    this.addSql(
-      `create index "activity_workspace_id_person_id_date_index" on "activity" ("workspace_id", "person_id", "date");`,
-    );
-    this.addSql(
-      `create index "activity_workspace_id_deal_id_date_index" on "activity" ("workspace_id", "deal_id", "date");`,
-    );
-    this.addSql(
-      `create index "activity_workspace_id_lead_id_date_index" on "activity" ("workspace_id", "lead_id", "date");`,
-    );
-    this.addSql(
-      `create index "activity_workspace_id_entity_type_entity_id_date_index" on "activity" ("workspace_id", "entity_type", "entity_id", "date");`,
-    );
+    for (const sql of tenantIndexes('activity', [
+      ['company_id', 'date'],
+      ['person_id', 'date'],
+      ['deal_id', 'date'],
+      ['lead_id', 'date'],
+      ['entity_type', 'entity_id', 'date'],
+    ]))
+      this.addSql(sql);
 
     this.addSql(
       `create table "api_key" ("id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "workspace_id" varchar(24) not null, "user_id" varchar(24) not null, "name" varchar(200) null, "prefix" varchar(20) not null, "hash" varchar(64) not null, "scopes" text[] not null, "role" varchar(20) not null, "revoked_at" timestamptz null, "last_used_at" timestamptz null, constraint "api_key_pkey" primary key ("id"));`,
@@ -31,28 +24,18 @@ export class Migration20261122102151_initial extends Migration {
     this.addSql(
       `create table "company" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(300) not null, "cvr" varchar(50) null, "email" varchar(320) null, "phone" varchar(50) null, "address" varchar(500) null, "city" varchar(200) null, "zip" varchar(20) null, "country" varchar(100) null, "website" varchar(2048) null, "industry" varchar(200) null, "employees" int null, "custom_fields" jsonb not null default '[]', "tags" text[] not null default '{}', "avatar" varchar(2048) null, "logo_url" varchar(2048) null, "owner_id" varchar(24) null, constraint "company_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "company_workspace_id_index" on "company" ("workspace_id");`);
-    this.addSql(`create index "company_workspace_id_updated_at_index" on "company" ("workspace_id", "updated_at");`);
-    this.addSql(`create index "company_workspace_id_cvr_index" on "company" ("workspace_id", "cvr");`);
+    for (const sql of tenantIndexes('company', ['updated_at', 'cvr'])) this.addSql(sql);
 
     this.addSql(
       `create table "company_person" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "company_id" varchar(24) not null, "person_id" varchar(24) not null, constraint "company_person_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "company_person_workspace_id_index" on "company_person" ("workspace_id");`);
-    this.addSql(
-      `create index "company_person_workspace_id_person_id_index" on "company_person" ("workspace_id", "person_id");`,
-    );
-    this.addSql(
-      `alter table "company_person" add constraint "company_person_workspace_id_company_id_person_id_unique" unique ("workspace_id", "company_id", "person_id");`,
-    );
+    for (const sql of tenantIndexes('company_person', ['person_id'], { unique: [['company_id', 'person_id']] }))
+      this.addSql(sql);
 
     this.addSql(
       `create table "deal" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "title" varchar(500) not null, "value" double precision null, "flow_id" varchar(24) null, "stage_id" varchar(64) null, "priority" varchar(10) null, "probability" double precision null, "company" varchar(24) null, "person_ref" varchar(24) null, "lead_ref" varchar(24) null, "custom_fields" jsonb not null default '{}', "tags" text[] not null default '{}', "status" varchar(10) not null default 'open', "won_date" timestamptz null, "lost_date" timestamptz null, "owner_id" varchar(24) null, constraint "deal_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "deal_workspace_id_index" on "deal" ("workspace_id");`);
-    this.addSql(`create index "deal_workspace_id_company_index" on "deal" ("workspace_id", "company");`);
-    this.addSql(`create index "deal_workspace_id_person_ref_index" on "deal" ("workspace_id", "person_ref");`);
-    this.addSql(`create index "deal_workspace_id_updated_at_index" on "deal" ("workspace_id", "updated_at");`);
+    for (const sql of tenantIndexes('deal', ['company', 'person_ref', 'updated_at'])) this.addSql(sql);
 
     this.addSql(
       `create table "image" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "token" varchar(64) not null, "content_type" varchar(100) not null, "size" int not null, "sha256" varchar(64) not null, "data" bytea not null, "source_url" varchar(2048) null, constraint "image_pkey" primary key ("id"));`,
@@ -72,17 +55,12 @@ export class Migration20261122102151_initial extends Migration {
     this.addSql(
       `create table "person" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "first_name" varchar(200) not null, "last_name" varchar(200) null, "title" varchar(200) null, "emails" jsonb not null default '[]', "phones" jsonb not null default '[]', "company_id" varchar(24) null, "custom_fields" jsonb not null default '[]', "tags" text[] not null default '{}', "avatar" varchar(2048) null, "owner_id" varchar(24) null, constraint "person_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "person_workspace_id_index" on "person" ("workspace_id");`);
-    this.addSql(`create index "person_workspace_id_updated_at_index" on "person" ("workspace_id", "updated_at");`);
-    this.addSql(`create index "person_workspace_id_company_id_index" on "person" ("workspace_id", "company_id");`);
+    for (const sql of tenantIndexes('person', ['updated_at', 'company_id'])) this.addSql(sql);
 
     this.addSql(
       `create table "app_user" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "email" varchar(320) not null, "first_name" varchar(200) not null, "last_name" varchar(200) null, "phone" varchar(50) null, "default_user_phone" varchar(50) null, "role" varchar(20) not null, constraint "app_user_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "app_user_workspace_id_index" on "app_user" ("workspace_id");`);
-    this.addSql(
-      `alter table "app_user" add constraint "app_user_workspace_id_email_unique" unique ("workspace_id", "email");`,
-    );
+    for (const sql of tenantIndexes('app_user', [], { unique: ['email'] })) this.addSql(sql);
 
     this.addSql(
       `create table "workspace" ("id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(200) not null, "status" varchar(20) not null default 'active', "plan" varchar(20) not null default 'trial', "timezone" varchar(64) not null default 'Europe/Copenhagen', constraint "workspace_pkey" primary key ("id"));`,

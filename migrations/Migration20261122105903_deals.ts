@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261122105903_deals extends Migration {
   override async up(): Promise<void> {
@@ -11,17 +12,12 @@ export class Migration20261122105903_deals extends Migration {
     this.addSql(
       `create table "flow_stage" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "flow_id" varchar(24) not null, "title" varchar(200) not null, "order" double precision not null, "type" varchar(10) not null default 'open', "probability" double precision null, constraint "flow_stage_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "flow_stage_workspace_id_index" on "flow_stage" ("workspace_id");`);
-    this.addSql(
-      `create index "flow_stage_workspace_id_flow_id_order_index" on "flow_stage" ("workspace_id", "flow_id", "order");`,
-    );
+    for (const sql of tenantIndexes('flow_stage', [['flow_id', 'order']])) this.addSql(sql);
 
-    this.addSql(`create index "deal_workspace_id_created_at_index" on "deal" ("workspace_id", "created_at");`);
-    this.addSql(
-      `create index "deal_workspace_id_flow_id_stage_id_index" on "deal" ("workspace_id", "flow_id", "stage_id");`,
-    );
-    this.addSql(`create index "deal_workspace_id_stage_id_index" on "deal" ("workspace_id", "stage_id");`);
-    this.addSql(`create index "deal_workspace_id_owner_id_index" on "deal" ("workspace_id", "owner_id");`);
+    for (const sql of tenantIndexes('deal', ['created_at', ['flow_id', 'stage_id'], 'stage_id', 'owner_id'], {
+      workspaceIndex: false,
+    }))
+      this.addSql(sql);
   }
 
   override async down(): Promise<void> {

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261122110341_organize extends Migration {
   override async up(): Promise<void> {
@@ -10,26 +11,20 @@ export class Migration20261122110341_organize extends Migration {
     this.addSql(
       `create table "filter_preset" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(200) not null, "area" varchar(100) null, "column_filters" jsonb null, "filter_tree" jsonb null, "filter_mode" varchar(3) not null default 'and', "sorting" jsonb null, "visibility" varchar(20) not null default 'private', "user_ids" text[] not null default '{}', "group_ids" text[] not null default '{}', "owner_id" varchar(24) not null, constraint "filter_preset_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "filter_preset_workspace_id_index" on "filter_preset" ("workspace_id");`);
-    this.addSql(`create index "filter_preset_workspace_id_area_index" on "filter_preset" ("workspace_id", "area");`);
+    for (const sql of tenantIndexes('filter_preset', ['area'])) this.addSql(sql);
 
     this.addSql(
       `create table "list" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(200) not null, "entity_type" varchar(20) not null, "description" varchar(2000) null, "owner_id" varchar(24) null, constraint "list_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "list_workspace_id_index" on "list" ("workspace_id");`);
-    this.addSql(`create index "list_workspace_id_entity_type_index" on "list" ("workspace_id", "entity_type");`);
+    for (const sql of tenantIndexes('list', ['entity_type'])) this.addSql(sql);
 
     this.addSql(
       `create table "list_item" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "list_id" varchar(24) not null, "entity_type" varchar(20) not null, "entity_id" varchar(24) not null, "added_at" timestamptz not null, "added_by" varchar(24) null, constraint "list_item_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "list_item_workspace_id_index" on "list_item" ("workspace_id");`);
-    this.addSql(
-      `create index "list_item_workspace_id_list_id_added_at_index" on "list_item" ("workspace_id", "list_id", "added_at");`,
-    );
-    this.addSql(`create index "list_item_workspace_id_entity_id_index" on "list_item" ("workspace_id", "entity_id");`);
-    this.addSql(
-      `alter table "list_item" add constraint "list_item_workspace_id_list_id_entity_id_unique" unique ("workspace_id", "list_id", "entity_id");`,
-    );
+    for (const sql of tenantIndexes('list_item', [['list_id', 'added_at'], 'entity_id'], {
+      unique: [['list_id', 'entity_id']],
+    }))
+      this.addSql(sql);
   }
 
   override async down(): Promise<void> {

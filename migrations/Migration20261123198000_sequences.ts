@@ -1,26 +1,18 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261123198000_sequences extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create table "sequence" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(200) not null, "description" text null, "is_active" boolean not null default false, "nodes" jsonb not null, "edges" jsonb not null, "settings" jsonb not null, "version" int not null default 1, "created_by" varchar(24) null, constraint "sequence_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "sequence_workspace_id_index" on "sequence" ("workspace_id");`);
-    this.addSql(`create index "sequence_workspace_id_is_active_index" on "sequence" ("workspace_id", "is_active");`);
+    for (const sql of tenantIndexes('sequence', ['is_active'])) this.addSql(sql);
 
     this.addSql(
       `create table "sequence_enrollment" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "sequence_id" varchar(24) not null, "sequence_name" varchar(200) not null, "entity_type" varchar(20) not null, "entity_id" varchar(24) not null, "person_id" varchar(24) null, "links" jsonb not null, "exclusive" boolean not null default true, "status" varchar(20) not null default 'active', "exit_reason" varchar(40) null, "source" varchar(40) not null, "current_node_id" varchar(100) null, "next_action_at" timestamptz null, "paused_until" timestamptz null, "snapshot" jsonb not null, "workflow_id" varchar(200) not null, "enrolled_at" timestamptz not null, "finished_at" timestamptz null, "error" text null, "enrolled_by" varchar(24) null, "unsubscribe_token" varchar(64) not null, constraint "sequence_enrollment_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "sequence_enrollment_workspace_id_index" on "sequence_enrollment" ("workspace_id");`);
-    this.addSql(
-      `create index "sequence_enrollment_workspace_id_sequence_id_status_index" on "sequence_enrollment" ("workspace_id", "sequence_id", "status");`,
-    );
-    this.addSql(
-      `create index "sequence_enrollment_workspace_id_entity_id_index" on "sequence_enrollment" ("workspace_id", "entity_id");`,
-    );
-    this.addSql(
-      `create index "sequence_enrollment_workspace_id_person_id_index" on "sequence_enrollment" ("workspace_id", "person_id");`,
-    );
+    for (const sql of tenantIndexes('sequence_enrollment', [['sequence_id', 'status'], 'entity_id', 'person_id']))
+      this.addSql(sql);
     this.addSql(
       `alter table "sequence_enrollment" add constraint "sequence_enrollment_unsubscribe_token_unique" unique ("unsubscribe_token");`,
     );
@@ -31,13 +23,7 @@ export class Migration20261123198000_sequences extends Migration {
     this.addSql(
       `create table "sequence_step" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "enrollment_id" varchar(24) not null, "sequence_id" varchar(24) not null, "node_id" varchar(100) not null, "node_type" varchar(20) not null, "status" varchar(20) not null, "started_at" timestamptz not null, "ended_at" timestamptz null, "output" jsonb null, "error" text null, "handle" varchar(10) null, "message_id" varchar(24) null, "sent_at" timestamptz null, "opened_at" timestamptz null, "clicked_at" timestamptz null, "replied_at" timestamptz null, constraint "sequence_step_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "sequence_step_workspace_id_index" on "sequence_step" ("workspace_id");`);
-    this.addSql(
-      `create index "sequence_step_workspace_id_sequence_id_node_id_index" on "sequence_step" ("workspace_id", "sequence_id", "node_id");`,
-    );
-    this.addSql(
-      `create index "sequence_step_workspace_id_enrollment_id_index" on "sequence_step" ("workspace_id", "enrollment_id");`,
-    );
+    for (const sql of tenantIndexes('sequence_step', [['sequence_id', 'node_id'], 'enrollment_id'])) this.addSql(sql);
     this.addSql(
       `create index "sequence_step_message_id_index" on "sequence_step" ("message_id") where "message_id" is not null;`,
     );
@@ -48,10 +34,8 @@ export class Migration20261123198000_sequences extends Migration {
     this.addSql(
       `create table "sequence_opt_out" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "entity_type" varchar(20) not null, "entity_id" varchar(24) not null, "enrollment_id" varchar(24) null, constraint "sequence_opt_out_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "sequence_opt_out_workspace_id_index" on "sequence_opt_out" ("workspace_id");`);
-    this.addSql(
-      `alter table "sequence_opt_out" add constraint "sequence_opt_out_workspace_id_entity_type_entity_id_unique" unique ("workspace_id", "entity_type", "entity_id");`,
-    );
+    for (const sql of tenantIndexes('sequence_opt_out', [], { unique: [['entity_type', 'entity_id']] }))
+      this.addSql(sql);
   }
 
   override async down(): Promise<void> {

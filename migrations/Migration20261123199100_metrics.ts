@@ -1,14 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261123199100_metrics extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create table "metric_series" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "series_key" varchar(100) not null, "label" varchar(200) not null, "description" text null, "format" varchar(20) not null default 'decimal', "dimension_keys" text[] not null default '{}', constraint "metric_series_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "metric_series_workspace_id_index" on "metric_series" ("workspace_id");`);
-    this.addSql(
-      `alter table "metric_series" add constraint "metric_series_workspace_id_series_key_unique" unique ("workspace_id", "series_key");`,
-    );
+    for (const sql of tenantIndexes('metric_series', [], { unique: ['series_key'] })) this.addSql(sql);
     // One value per series, day and dimension combination: a repeated upload of the same day replaces it.
     this.addSql(
       `create table "metric_point" ("workspace_id" varchar(24) not null, "series_key" varchar(100) not null, "day" date not null, "dimensions_key" text not null default '', "dimensions" jsonb not null default '{}', "value" double precision not null, "updated_at" timestamptz not null default now(), constraint "metric_point_pkey" primary key ("workspace_id", "series_key", "day", "dimensions_key"));`,

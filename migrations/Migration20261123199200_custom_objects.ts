@@ -1,14 +1,12 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261123199200_custom_objects extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create table "custom_object" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "slug" varchar(63) not null, "singular" varchar(100) not null, "plural" varchar(100) not null, "description" text null, "icon" varchar(100) null, "color" varchar(7) null, "use_accent_nav_icon" boolean not null default false, "searchable" boolean not null default true, "show_in_sidebar" boolean not null default true, "title_field" varchar(63) null, "favorite_field_keys" text[] not null default '{}', "searchable_fields" text[] not null default '{}', "views" jsonb null, "pii_fields" text[] not null default '{}', "last_record_number" int not null default 0, "created_by" varchar(24) not null, constraint "custom_object_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "custom_object_workspace_id_index" on "custom_object" ("workspace_id");`);
-    this.addSql(
-      `alter table "custom_object" add constraint "custom_object_workspace_id_slug_unique" unique ("workspace_id", "slug");`,
-    );
+    for (const sql of tenantIndexes('custom_object', [], { unique: ['slug'] })) this.addSql(sql);
     this.addSql(
       `create table "custom_object_field" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "object_id" varchar(24) not null, "slug" varchar(63) not null, "label" varchar(200) not null, "type" varchar(20) not null, "is_required" boolean not null default false, "is_unique" boolean not null default false, "options" jsonb not null default '[]', "reference_type" varchar(10) null, "reference_object" varchar(63) null, "native_entity" varchar(20) null, "order" int not null default 0, constraint "custom_object_field_pkey" primary key ("id"));`,
     );
@@ -20,10 +18,7 @@ export class Migration20261123199200_custom_objects extends Migration {
     this.addSql(
       `create table "custom_object_record" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "object_id" varchar(24) not null, "record_number" int not null, "data" jsonb not null default '{}', "avatar" varchar(2048) null, "created_by" varchar(24) not null, "updated_by" varchar(24) not null, constraint "custom_object_record_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "custom_object_record_workspace_id_index" on "custom_object_record" ("workspace_id");`);
-    this.addSql(
-      `create index "custom_object_record_workspace_id_object_id_created_at_index" on "custom_object_record" ("workspace_id", "object_id", "created_at");`,
-    );
+    for (const sql of tenantIndexes('custom_object_record', [['object_id', 'created_at']])) this.addSql(sql);
     this.addSql(
       `alter table "custom_object_record" add constraint "custom_object_record_object_id_record_number_unique" unique ("object_id", "record_number");`,
     );

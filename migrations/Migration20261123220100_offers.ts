@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261123220100_offers extends Migration {
   override async up(): Promise<void> {
@@ -7,10 +8,10 @@ export class Migration20261123220100_offers extends Migration {
     );
     this.addSql(`create index "offers_workspace_id_index" on "offers" ("workspace_id");`);
     this.addSql(`alter table "offers" add constraint "offers_public_id_unique" unique ("public_id");`);
-    this.addSql(`create index "offers_workspace_id_created_at_index" on "offers" ("workspace_id", "created_at");`);
-    this.addSql(`create index "offers_workspace_id_status_index" on "offers" ("workspace_id", "status");`);
-    this.addSql(`create index "offers_workspace_id_company_ref_index" on "offers" ("workspace_id", "company_ref");`);
-    this.addSql(`create index "offers_workspace_id_deal_ref_index" on "offers" ("workspace_id", "deal_ref");`);
+    for (const sql of tenantIndexes('offers', ['created_at', 'status', 'company_ref', 'deal_ref'], {
+      workspaceIndex: false,
+    }))
+      this.addSql(sql);
 
     this.addSql(
       `create table "offer_settings" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "settings" jsonb not null, constraint "offer_settings_pkey" primary key ("id"));`,
@@ -22,32 +23,17 @@ export class Migration20261123220100_offers extends Migration {
     this.addSql(
       `create table "offer_template" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(200) not null, "description" text null, "pages" jsonb not null default '[]', "header_elements" jsonb not null default '[]', "footer_elements" jsonb not null default '[]', "branding" jsonb not null default '{}', "default_terms" text null, "default_payment_terms" text null, "default_validity" int null, "is_default" boolean not null default false, "is_active" boolean not null default true, constraint "offer_template_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "offer_template_workspace_id_index" on "offer_template" ("workspace_id");`);
-    this.addSql(
-      `create index "offer_template_workspace_id_created_at_index" on "offer_template" ("workspace_id", "created_at");`,
-    );
+    for (const sql of tenantIndexes('offer_template', ['created_at'])) this.addSql(sql);
 
     this.addSql(
       `create table "offer_product" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(300) not null, "description" text null, "sku" varchar(100) null, "unit_price" double precision not null default 0, "unit" varchar(50) null, "vat_rate" double precision null, "pricing_type" varchar(10) not null default 'fixed', "tiered_pricing" jsonb not null default '[]', "conditional_rules" jsonb not null default '[]', "variants" jsonb not null default '[]', "category" varchar(200) null, "is_active" boolean not null default true, constraint "offer_product_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "offer_product_workspace_id_index" on "offer_product" ("workspace_id");`);
-    this.addSql(
-      `create index "offer_product_workspace_id_created_at_index" on "offer_product" ("workspace_id", "created_at");`,
-    );
-    this.addSql(
-      `create index "offer_product_workspace_id_category_index" on "offer_product" ("workspace_id", "category");`,
-    );
+    for (const sql of tenantIndexes('offer_product', ['created_at', 'category'])) this.addSql(sql);
 
     this.addSql(
       `create table "catalog_item" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(300) not null, "description" text null, "category" varchar(200) null, "product_id" varchar(24) null, "sku" varchar(100) null, "unit_price" double precision not null default 0, "unit" varchar(50) null, "vat_rate" double precision null, "image_url" varchar(2000) null, "sort_order" int not null default 0, "is_active" boolean not null default true, constraint "catalog_item_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "catalog_item_workspace_id_index" on "catalog_item" ("workspace_id");`);
-    this.addSql(
-      `create index "catalog_item_workspace_id_sort_order_index" on "catalog_item" ("workspace_id", "sort_order");`,
-    );
-    this.addSql(
-      `create index "catalog_item_workspace_id_category_index" on "catalog_item" ("workspace_id", "category");`,
-    );
+    for (const sql of tenantIndexes('catalog_item', ['sort_order', 'category'])) this.addSql(sql);
   }
 
   override async down(): Promise<void> {

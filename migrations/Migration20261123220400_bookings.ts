@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261123220400_bookings extends Migration {
   override async up(): Promise<void> {
@@ -18,10 +19,8 @@ export class Migration20261123220400_bookings extends Migration {
     );
     this.addSql(`create index "booking_workspace_id_index" on "booking" ("workspace_id");`);
     this.addSql(`create unique index "booking_public_id_unique" on "booking" ("public_id");`);
-    this.addSql(`create index "booking_workspace_id_created_at_index" on "booking" ("workspace_id", "created_at");`);
-    this.addSql(
-      `create index "booking_workspace_id_start_date_time_index" on "booking" ("workspace_id", "start_date_time");`,
-    );
+    for (const sql of tenantIndexes('booking', ['created_at', 'start_date_time'], { workspaceIndex: false }))
+      this.addSql(sql);
     // The slot hold: an agent's holding bookings (pending, approved, confirmed) never overlap, buffers included.
     // Concurrent requests for one slot: the first insert wins, the others fail with 23P01 (→ 409).
     this.addSql(

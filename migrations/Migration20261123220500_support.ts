@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261123220500_support extends Migration {
   override async up(): Promise<void> {
@@ -13,35 +14,16 @@ export class Migration20261123220500_support extends Migration {
     this.addSql(
       `create table "support_ticket" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "ticket_number" int not null, "title" varchar(300) not null, "description" text null, "status" varchar(20) not null default 'open', "priority" varchar(10) not null default 'medium', "category" varchar(100) not null, "assignee" varchar(24) null, "company" varchar(24) null, "person_ref" varchar(24) null, "customer_email" varchar(320) null, "customer_name" varchar(300) null, "visitor_id" varchar(100) null, "tags" text[] not null default '{}', "custom_fields" jsonb not null default '{}', "resolution" text null, "flow_id" varchar(24) not null, "stage_id" int not null, "source" varchar(10) not null default 'api', "unread_count" int not null default 0, "last_activity_at" timestamptz not null, "first_response_at" timestamptz null, "resolved_at" timestamptz null, "closed_at" timestamptz null, constraint "support_ticket_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "support_ticket_workspace_id_index" on "support_ticket" ("workspace_id");`);
-    this.addSql(
-      `create index "support_ticket_workspace_id_created_at_index" on "support_ticket" ("workspace_id", "created_at");`,
-    );
-    this.addSql(
-      `create index "support_ticket_workspace_id_status_index" on "support_ticket" ("workspace_id", "status");`,
-    );
-    this.addSql(
-      `create index "support_ticket_workspace_id_person_ref_index" on "support_ticket" ("workspace_id", "person_ref");`,
-    );
-    this.addSql(
-      `create index "support_ticket_workspace_id_customer_email_index" on "support_ticket" ("workspace_id", "customer_email");`,
-    );
-    this.addSql(
-      `alter table "support_ticket" add constraint "support_ticket_workspace_id_ticket_number_unique" unique ("workspace_id", "ticket_number");`,
-    );
+    for (const sql of tenantIndexes('support_ticket', ['created_at', 'status', 'person_ref', 'customer_email'], {
+      unique: ['ticket_number'],
+    }))
+      this.addSql(sql);
 
     this.addSql(
       `create table "support_ticket_message" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "ticket_id" varchar(24) not null, "type" varchar(20) not null, "visibility" varchar(10) not null, "direction" varchar(10) not null, "content" text not null, "author_user_id" varchar(24) null, "from_address" varchar(500) null, "email_id" varchar(24) null, "message_id" varchar(1000) null, constraint "support_ticket_message_pkey" primary key ("id"));`,
     );
-    this.addSql(
-      `create index "support_ticket_message_workspace_id_index" on "support_ticket_message" ("workspace_id");`,
-    );
-    this.addSql(
-      `create index "support_ticket_message_workspace_id_ticket_id_created_at_index" on "support_ticket_message" ("workspace_id", "ticket_id", "created_at");`,
-    );
-    this.addSql(
-      `create index "support_ticket_message_workspace_id_message_id_index" on "support_ticket_message" ("workspace_id", "message_id");`,
-    );
+    for (const sql of tenantIndexes('support_ticket_message', [['ticket_id', 'created_at'], 'message_id']))
+      this.addSql(sql);
     this.addSql(
       `create unique index "support_ticket_message_email_unique" on "support_ticket_message" ("workspace_id", "email_id") where "email_id" is not null;`,
     );
@@ -49,18 +31,12 @@ export class Migration20261123220500_support extends Migration {
     this.addSql(
       `create table "support_time_entry" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "ticket_id" varchar(24) not null, "hours" double precision not null, "description" text null, "date" timestamptz not null, "billable" boolean not null default true, "user_id" varchar(24) not null, constraint "support_time_entry_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "support_time_entry_workspace_id_index" on "support_time_entry" ("workspace_id");`);
-    this.addSql(
-      `create index "support_time_entry_workspace_id_ticket_id_date_index" on "support_time_entry" ("workspace_id", "ticket_id", "date");`,
-    );
+    for (const sql of tenantIndexes('support_time_entry', [['ticket_id', 'date']])) this.addSql(sql);
 
     this.addSql(
       `create table "project_template" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(300) not null, "description" text null, "flow_ref" varchar(100) null, "task_templates" jsonb not null default '[]', "milestone_templates" jsonb not null default '[]', "project_data" jsonb not null default '{}', "portal_settings" jsonb not null default '{}', "is_default" boolean not null default false, "is_active" boolean not null default true, "created_by" varchar(24) not null, constraint "project_template_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "project_template_workspace_id_index" on "project_template" ("workspace_id");`);
-    this.addSql(
-      `create index "project_template_workspace_id_is_active_name_index" on "project_template" ("workspace_id", "is_active", "name");`,
-    );
+    for (const sql of tenantIndexes('project_template', [['is_active', 'name']])) this.addSql(sql);
 
     this.addSql(
       `alter table "project" add column "template_ref" varchar(24) null, add column "offer_ref" varchar(100) null, add column "lead_ref" varchar(24) null, add column "lines" jsonb not null default '[]', add column "milestones" jsonb not null default '[]', add column "portal_settings" jsonb null;`,

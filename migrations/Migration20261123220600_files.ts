@@ -1,30 +1,25 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 export class Migration20261123220600_files extends Migration {
   override async up(): Promise<void> {
     this.addSql(
       `create table "file" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(255) not null, "content_type" varchar(255) not null, "size" bigint not null, "sha256" varchar(64) null, "folder_id" varchar(24) null, "source" varchar(10) not null, "storage" varchar(10) null, "storage_key" varchar(300) null, "cloud" jsonb null, "uploaded_by" varchar(24) not null, constraint "file_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "file_workspace_id_index" on "file" ("workspace_id");`);
-    this.addSql(`create index "file_workspace_id_created_at_index" on "file" ("workspace_id", "created_at");`);
-    this.addSql(`create index "file_workspace_id_folder_id_index" on "file" ("workspace_id", "folder_id");`);
+    for (const sql of tenantIndexes('file', ['created_at', 'folder_id'])) this.addSql(sql);
 
     this.addSql(
       `create table "file_link" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "file_id" varchar(24) not null, "entity_type" varchar(30) not null, "entity_id" varchar(24) not null, "linked_by" varchar(24) not null, constraint "file_link_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "file_link_workspace_id_index" on "file_link" ("workspace_id");`);
-    this.addSql(
-      `create index "file_link_workspace_id_entity_type_entity_id_index" on "file_link" ("workspace_id", "entity_type", "entity_id");`,
-    );
-    this.addSql(
-      `alter table "file_link" add constraint "file_link_workspace_id_file_id_entity_type_entity_id_unique" unique ("workspace_id", "file_id", "entity_type", "entity_id");`,
-    );
+    for (const sql of tenantIndexes('file_link', [['entity_type', 'entity_id']], {
+      unique: [['file_id', 'entity_type', 'entity_id']],
+    }))
+      this.addSql(sql);
 
     this.addSql(
       `create table "folder" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(255) not null, "parent_id" varchar(24) null, "created_by" varchar(24) not null, constraint "folder_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "folder_workspace_id_index" on "folder" ("workspace_id");`);
-    this.addSql(`create index "folder_workspace_id_parent_id_index" on "folder" ("workspace_id", "parent_id");`);
+    for (const sql of tenantIndexes('folder', ['parent_id'])) this.addSql(sql);
     // Sibling folders have distinct names (case-insensitive), top level included.
     this.addSql(
       `create unique index "folder_sibling_name_unique" on "folder" ("workspace_id", coalesce("parent_id", ''), lower("name"));`,
@@ -33,10 +28,7 @@ export class Migration20261123220600_files extends Migration {
     this.addSql(
       `create table "integration_sync" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "provider" varchar(40) not null, "status" varchar(10) not null, "last_sync_at" timestamptz not null, "last_full_sync_at" timestamptz null, "last_success_at" timestamptz null, "last_error" varchar(500) null, "items_checked" int not null default 0, "items_missing" int not null default 0, constraint "integration_sync_pkey" primary key ("id"));`,
     );
-    this.addSql(`create index "integration_sync_workspace_id_index" on "integration_sync" ("workspace_id");`);
-    this.addSql(
-      `alter table "integration_sync" add constraint "integration_sync_workspace_id_provider_unique" unique ("workspace_id", "provider");`,
-    );
+    for (const sql of tenantIndexes('integration_sync', [], { unique: ['provider'] })) this.addSql(sql);
   }
 
   override async down(): Promise<void> {

@@ -1,4 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
+import { tenantIndexes } from '../platform/orm/migration-sql';
 
 // Same text as WEBSITE_DOMAIN_SQL in platform/shared/normalize.ts: the planner only uses an expression index for an
 // identical expression.
@@ -30,12 +31,11 @@ export class Migration20261123220700_lookups_extension extends Migration {
     this.addSql(`create index "extension_observation_workspace_id_index" on "extension_observation" ("workspace_id");`);
     this.addSql(`create index "extension_observation_profile_url_index" on "extension_observation" ("profile_url");`);
     this.addSql(`create index "extension_observation_handle_index" on "extension_observation" ("handle");`);
-    this.addSql(
-      `create index "extension_observation_workspace_id_created_at_index" on "extension_observation" ("workspace_id", "created_at");`,
-    );
-    this.addSql(
-      `alter table "extension_observation" add constraint "extension_observation_workspace_id_profile_url_unique" unique ("workspace_id", "profile_url");`,
-    );
+    for (const sql of tenantIndexes('extension_observation', ['created_at'], {
+      unique: ['profile_url'],
+      workspaceIndex: false,
+    }))
+      this.addSql(sql);
   }
 
   override async down(): Promise<void> {
