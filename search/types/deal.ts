@@ -1,5 +1,7 @@
 import { Deal } from '../../modules/deals';
-import { defineSearchType, joinParts } from './definition';
+import { defineSearchType, joinParts, linkedName, linkTo } from './definition';
+
+const links = [linkTo<Deal>('company', 'company'), linkTo<Deal>('person', 'personRef')];
 
 export const dealSearch = defineSearchType<Deal>({
   type: 'deal',
@@ -9,12 +11,8 @@ export const dealSearch = defineSearchType<Deal>({
   subtitle: (d, names) => joinParts(names.companyName ?? names.personName, d.status),
   fields: [
     { attribute: 'title', value: (d) => d.title, pg: ['title'] },
-    { attribute: 'companyName', value: (_d, names) => names.companyName, pg: 'reference' },
-    { attribute: 'personName', value: (_d, names) => names.personName, pg: 'reference' },
+    ...links.map(linkedName),
     { attribute: 'tags', value: (d) => d.tags, pg: ['tags'] },
   ],
-  references: [
-    { type: 'company', property: 'company', idAttribute: 'companyId', nameAttribute: 'companyName' },
-    { type: 'person', property: 'personRef', idAttribute: 'personId', nameAttribute: 'personName' },
-  ],
+  references: links,
 });

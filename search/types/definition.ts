@@ -42,6 +42,21 @@ export interface SearchReference<R> {
   events?: string[];
 }
 
+/** A link to a company, person or deal held in `property`: its id and name attributes are named after the type. */
+export const linkTo = <R>(type: 'company' | 'person' | 'deal', property: keyof R & string): SearchReference<R> => ({
+  type,
+  property,
+  idAttribute: `${type}Id`,
+  nameAttribute: `${type}Name`,
+});
+
+/** The searchable name of a linked record (the name the indexer resolved; matched through it in degraded mode). */
+export const linkedName = <R>(link: SearchReference<R>): SearchField<R> => ({
+  attribute: link.nameAttribute,
+  value: (_row, names) => names[link.nameAttribute],
+  pg: 'reference',
+});
+
 /**
  * The declarative description of one searchable type: adding a type to search is adding one
  * of these to search/registry.ts. Documents are always built from the current Postgres row.

@@ -1,5 +1,7 @@
 import { Lead } from '../../modules/leads';
-import { defineSearchType, joinParts } from './definition';
+import { defineSearchType, joinParts, linkedName, linkTo } from './definition';
+
+const links = [linkTo<Lead>('company', 'companyRef'), linkTo<Lead>('person', 'personRef')];
 
 export const leadSearch = defineSearchType<Lead>({
   type: 'lead',
@@ -10,14 +12,10 @@ export const leadSearch = defineSearchType<Lead>({
   fields: [
     { attribute: 'title', value: (l) => l.title, pg: ['title'] },
     { attribute: 'email', value: (l) => l.email, pg: ['email'] },
-    { attribute: 'companyName', value: (_l, names) => names.companyName, pg: 'reference' },
-    { attribute: 'personName', value: (_l, names) => names.personName, pg: 'reference' },
+    ...links.map(linkedName),
     { attribute: 'phone', value: (l) => l.phone, pg: ['phone'], exact: true },
     { attribute: 'source', value: (l) => l.source, pg: ['source'] },
     { attribute: 'tags', value: (l) => l.tags, pg: ['tags'] },
   ],
-  references: [
-    { type: 'company', property: 'companyRef', idAttribute: 'companyId', nameAttribute: 'companyName' },
-    { type: 'person', property: 'personRef', idAttribute: 'personId', nameAttribute: 'personName' },
-  ],
+  references: links,
 });

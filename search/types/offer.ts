@@ -1,5 +1,7 @@
 import { Offer } from '../../modules/offers';
-import { defineSearchType, joinParts } from './definition';
+import { defineSearchType, joinParts, linkedName, linkTo } from './definition';
+
+const links = [linkTo<Offer>('company', 'companyRef'), linkTo<Offer>('person', 'personRef')];
 
 export const offerSearch = defineSearchType<Offer>({
   type: 'offer',
@@ -10,11 +12,7 @@ export const offerSearch = defineSearchType<Offer>({
   fields: [
     { attribute: 'title', value: (o) => o.title, pg: ['title'] },
     { attribute: 'offerNumber', value: (o) => o.offerNumber, pg: ['offerNumber'], exact: true },
-    { attribute: 'companyName', value: (_o, names) => names.companyName, pg: 'reference' },
-    { attribute: 'personName', value: (_o, names) => names.personName, pg: 'reference' },
+    ...links.map(linkedName),
   ],
-  references: [
-    { type: 'company', property: 'companyRef', idAttribute: 'companyId', nameAttribute: 'companyName' },
-    { type: 'person', property: 'personRef', idAttribute: 'personId', nameAttribute: 'personName' },
-  ],
+  references: links,
 });

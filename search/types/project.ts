@@ -1,5 +1,7 @@
 import { Project } from '../../modules/projects';
-import { defineSearchType, joinParts } from './definition';
+import { defineSearchType, joinParts, linkedName, linkTo } from './definition';
+
+const links = [linkTo<Project>('company', 'company'), linkTo<Project>('person', 'personRef')];
 
 export const projectSearch = defineSearchType<Project>({
   type: 'project',
@@ -10,12 +12,8 @@ export const projectSearch = defineSearchType<Project>({
   fields: [
     { attribute: 'title', value: (p) => p.title, pg: ['title'] },
     { attribute: 'description', value: (p) => p.description, pg: ['description'] },
-    { attribute: 'companyName', value: (_p, names) => names.companyName, pg: 'reference' },
-    { attribute: 'personName', value: (_p, names) => names.personName, pg: 'reference' },
+    ...links.map(linkedName),
     { attribute: 'tags', value: (p) => p.tags, pg: ['tags'] },
   ],
-  references: [
-    { type: 'company', property: 'company', idAttribute: 'companyId', nameAttribute: 'companyName' },
-    { type: 'person', property: 'personRef', idAttribute: 'personId', nameAttribute: 'personName' },
-  ],
+  references: links,
 });

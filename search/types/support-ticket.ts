@@ -1,5 +1,7 @@
 import { SupportTicket } from '../../modules/support';
-import { defineSearchType, joinParts } from './definition';
+import { defineSearchType, joinParts, linkedName, linkTo } from './definition';
+
+const links = [linkTo<SupportTicket>('company', 'company'), linkTo<SupportTicket>('person', 'personRef')];
 
 export const supportTicketSearch = defineSearchType<SupportTicket>({
   type: 'support-ticket',
@@ -17,12 +19,8 @@ export const supportTicketSearch = defineSearchType<SupportTicket>({
       value: (t) => [t.customerName, t.customerEmail].filter((x): x is string => !!x),
       pg: ['customerName', 'customerEmail'],
     },
-    { attribute: 'companyName', value: (_t, names) => names.companyName, pg: 'reference' },
-    { attribute: 'personName', value: (_t, names) => names.personName, pg: 'reference' },
+    ...links.map(linkedName),
     { attribute: 'tags', value: (t) => t.tags, pg: ['tags'] },
   ],
-  references: [
-    { type: 'company', property: 'company', idAttribute: 'companyId', nameAttribute: 'companyName' },
-    { type: 'person', property: 'personRef', idAttribute: 'personId', nameAttribute: 'personName' },
-  ],
+  references: links,
 });

@@ -1,5 +1,11 @@
 import { Task } from '../../modules/tasks';
-import { defineSearchType, joinParts } from './definition';
+import { defineSearchType, joinParts, linkedName, linkTo } from './definition';
+
+const links = [
+  linkTo<Task>('deal', 'dealRef'),
+  linkTo<Task>('company', 'company'),
+  linkTo<Task>('person', 'personRef'),
+];
 
 export const taskSearch = defineSearchType<Task>({
   type: 'task',
@@ -11,14 +17,8 @@ export const taskSearch = defineSearchType<Task>({
   fields: [
     { attribute: 'title', value: (t) => t.title, pg: ['title'] },
     { attribute: 'description', value: (t) => t.description, pg: ['description'] },
-    { attribute: 'dealName', value: (_t, names) => names.dealName, pg: 'reference' },
-    { attribute: 'companyName', value: (_t, names) => names.companyName, pg: 'reference' },
-    { attribute: 'personName', value: (_t, names) => names.personName, pg: 'reference' },
+    ...links.map(linkedName),
     { attribute: 'tags', value: (t) => t.tags, pg: ['tags'] },
   ],
-  references: [
-    { type: 'deal', property: 'dealRef', idAttribute: 'dealId', nameAttribute: 'dealName' },
-    { type: 'company', property: 'company', idAttribute: 'companyId', nameAttribute: 'companyName' },
-    { type: 'person', property: 'personRef', idAttribute: 'personId', nameAttribute: 'personName' },
-  ],
+  references: links,
 });
