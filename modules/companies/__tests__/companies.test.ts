@@ -3,6 +3,7 @@ import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { companyDetails } from './fixtures';
 
 let app: TestApp;
 let t: Tenant;
@@ -14,16 +15,8 @@ describe('POST /api/v1/companies', () => {
   it('creates a company with every field and answers 201 { data }', async () => {
     const res = await t.http.post('/api/v1/companies', {
       name: '  Acme ApS ',
-      cvr: '12345678',
+      ...companyDetails,
       email: 'Info@Acme.dk',
-      phone: '+45 1234 5678',
-      address: 'Main st 1',
-      city: 'Aarhus',
-      zip: '8000',
-      country: 'DK',
-      website: 'https://acme.dk',
-      industry: 'Software',
-      employees: 42,
       customFields: [{ name: 'segment', value: 'SMB' }],
       tags: ['vip', 'vip', 'lead'],
     });
