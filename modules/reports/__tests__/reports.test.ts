@@ -1,6 +1,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { makeUser, type TestUser } from '../../../test/support/users';
+import type { TestUser } from '../../../test/support/users';
+import { createFlow, makeSeller } from './support';
 import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
@@ -11,23 +12,13 @@ let stages: Record<string, string>;
 
 withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  seller = await makeUser(app, t.workspaceId, 'member', {
-    firstName: 'Sal',
-    lastName: 'Seller',
-    email: 'sal@acme.test',
-  });
-  const flow = await t.http.post('/api/v1/flows', {
-    title: 'Report pipeline',
-    stages: [
-      { title: 'New', probability: 10 },
-      { title: 'Offer', probability: 50 },
-      { title: 'Won', type: 'won' },
-      { title: 'Lost', type: 'lost' },
-    ],
-  });
-  expect(flow.status).toBe(201);
-  flowId = flow.body.data._id;
-  stages = Object.fromEntries(flow.body.data.stages.map((s: any) => [s.title, s.id ?? s._id]));
+  seller = await makeSeller(app, t);
+  ({ id: flowId, stages } = await createFlow(t.http, 'Report pipeline', [
+    { title: 'New', probability: 10 },
+    { title: 'Offer', probability: 50 },
+    { title: 'Won', type: 'won' },
+    { title: 'Lost', type: 'lost' },
+  ]));
   const deal = async (title: string, stage: string, value: number, extra: Record<string, unknown> = {}) => {
     const res = await t.http.post('/api/v1/deals', { title, flowId, stageId: stages[stage], value, ...extra });
     expect(res.status).toBe(201);
