@@ -13,7 +13,7 @@ import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
-import { contractEvents, createContract, linksFor, signerEmail, withContractStack } from './support';
+import { contractEvents, createContract, linksFor, RECORD, signerEmail, withContractStack } from './support';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { startReceiver } from '../../../test/support/webhooks';
 import { expectError } from '../../../test/support/expect';
@@ -22,11 +22,10 @@ let h: EngineHarness;
 let smtp: LocalSmtp;
 let t: Tenant;
 let pub: HttpClient;
-const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
 
 withContractStack((s) => ({ h, smtp, t, pub } = s), {
   tenant: 'Contracts',
-  env: { CONTRACT_REMINDER_INTERVAL_MS: '1500', ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}) },
+  env: { CONTRACT_REMINDER_INTERVAL_MS: '1500' },
 });
 
 const em = () => h.app.runtime.deps.orm.em.fork();
@@ -46,6 +45,9 @@ const waitLinks = (email: string, n = 1, p = '') =>
   );
 const send = (id: string, body: Record<string, unknown> = { reminderIntervalHours: null }) =>
   t.http.post(`/api/v1/contracts/${id}/send`, body);
+/** A parallel contract whose deadline passes `ms` from now. */
+const parallelWithDeadline = (ms: number) =>
+  createContract(t.http, { mode: 'parallel', deadlineAt: new Date(Date.now() + ms).toISOString() });
 const sign = (
   token: string,
   body: Record<string, unknown> = { typedName: 'Signed Name' },
@@ -353,10 +355,7 @@ describe('the signing envelope', () => {
   }, 40_000);
 
   it('deadlineAt passing expires the envelope (durable timer)', async () => {
-    const { id, signers } = await createContract(t.http, {
-      mode: 'parallel',
-      deadlineAt: new Date(Date.now() + 3000).toISOString(),
-    });
+    const { id, signers } = await parallelWithDeadline(3000);
     await send(id);
     const [a] = await waitLinks(signers[0]!.email);
     const c = await waitStatus(id, 'expired', 15_000);
@@ -367,10 +366,7 @@ describe('the signing envelope', () => {
   }, 30_000);
 
   it('every signature before the deadline: accepted, never expired afterwards', async () => {
-    const { id, signers } = await createContract(t.http, {
-      mode: 'parallel',
-      deadlineAt: new Date(Date.now() + 4000).toISOString(),
-    });
+    const { id, signers } = await parallelWithDeadline(4000);
     await send(id);
     for (const s of signers) expect((await sign((await waitLinks(s.email))[0]!)).status).toBe(200);
     await waitStatus(id, 'accepted');
