@@ -12,6 +12,7 @@ import { book, createConfig, freshDay, ownerId } from './support';
 import { assertCatalogued } from '../../../test/support/outbox';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { withEngine } from '../../../test/support/engine-suite';
+import { expectQueriesRefused } from '../../../test/support/expect';
 
 let h: EngineHarness;
 let t: Tenant;
@@ -145,11 +146,7 @@ describe('available slots', () => {
       `configId=${c._id}&startDate=2031-01-01&endDate=2031-01-02&meetingTypeId=nope`,
       `configId=nope&startDate=2031-01-01&endDate=2031-01-02`,
     ];
-    for (const q of cases) {
-      const res = await t.http.get(`/api/v1/bookings/available-slots?${q}`);
-      expect([q, res.status]).toEqual([q, 400]);
-      expect(typeof res.body.error).toBe('string');
-    }
+    await expectQueriesRefused(t.http, '/api/v1/bookings/available-slots?', cases);
     expect(
       (await t.http.get(`/api/v1/bookings/available-slots?configId=${c._id}&startDate=2031-01-01&endDate=2031-03-03`))
         .status,
@@ -402,16 +399,14 @@ describe('GET /bookings', () => {
     expect((await t.http.get(`/api/v1/bookings?configId=${c._id}&startFrom=${day}T09:00:00Z`)).body.total).toBe(1);
     expect((await t.http.get(`/api/v1/bookings?configId=${c._id}&view=upcoming`)).body.data[0]._id).toBe(early._id);
     expect((await t.http.get(`/api/v1/bookings?configId=${c._id}&view=past`)).body.total).toBe(0);
-    for (const q of [
+    await expectQueriesRefused(t.http, '/api/v1/bookings?', [
       'status=done',
       'sortBy=title',
       'sortOrder=up',
       'view=summary',
       'startFrom=yesterday',
       'limit=101',
-    ]) {
-      expect([q, (await t.http.get(`/api/v1/bookings?${q}`)).status]).toEqual([q, 400]);
-    }
+    ]);
   });
 });
 
