@@ -6,6 +6,7 @@ import { startS3TestServer, type RunningS3 } from '../../../infra/s3-test-server
 import { fileStorageFor } from '../storage-factory';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { PNG_BYTES, uploadFile } from '../../../test/support/files';
+import { withTenantOfApp } from '../../../test/support/suites';
 
 const LIMIT = 2048;
 let s3: RunningS3;
@@ -96,34 +97,25 @@ describe('S3-compatible storage (gofakes3)', () => {
   });
 
   it('an unreachable store answers 503 with Retry-After and records nothing', async () => {
-    const down = await startTestApp({
+    const unreachable = {
       FILE_STORAGE: 's3',
       S3_ENDPOINT: 'http://127.0.0.1:9',
       S3_BUCKET: 'x',
       S3_ACCESS_KEY_ID: 'k',
       S3_SECRET_ACCESS_KEY: 's',
       S3_FORCE_PATH_STYLE: 'true',
-    });
-    try {
-      const tenant = await down.tenant();
+    };
+    await withTenantOfApp(unreachable, async (tenant) => {
       const res = await uploadFile(tenant.http, 'hello');
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBeTruthy();
       expect((await tenant.http.get('/api/v1/files')).body.total).toBe(0);
-    } finally {
-      await down.close();
-    }
+    });
   });
 
   it('S3 without its settings answers 503 not_configured naming the variables', async () => {
-    const bare = await startTestApp({
-      FILE_STORAGE: 's3',
-      S3_BUCKET: '',
-      S3_ACCESS_KEY_ID: '',
-      S3_SECRET_ACCESS_KEY: '',
-    });
-    try {
-      const tenant = await bare.tenant();
+    const bare = { FILE_STORAGE: 's3', S3_BUCKET: '', S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '' };
+    await withTenantOfApp(bare, async (tenant) => {
       const res = await uploadFile(tenant.http, 'hello');
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({
@@ -131,8 +123,6 @@ describe('S3-compatible storage (gofakes3)', () => {
         error: expect.stringMatching(/S3_BUCKET.*S3_ACCESS_KEY_ID.*S3_SECRET_ACCESS_KEY/),
       });
       expect((await tenant.http.get('/api/v1/files')).status).toBe(200);
-    } finally {
-      await bare.close();
-    }
+    });
   });
 });

@@ -8,6 +8,7 @@ import { eventsFor } from '../../../test/support/outbox';
 import { uniquePhone } from '../../../test/support/sms';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 import { expectCreated, expectError } from '../../../test/support/expect';
+import { withTenantOfApp } from '../../../test/support/suites';
 
 // The SMS API against the real app, Postgres and Temporal, with a local HTTP gateway.
 let app: TestApp;
@@ -182,9 +183,8 @@ describe('POST /sms', () => {
   });
 
   it('without a gateway: 503 not_configured naming the variables, nothing stored', async () => {
-    const bare = await startTestApp({ SMS_GATEWAY_URL: '', SMS_GATEWAY_TOKEN: '' });
-    try {
-      const u = await bare.tenant('No gateway');
+    const bare = { SMS_GATEWAY_URL: '', SMS_GATEWAY_TOKEN: '' };
+    await withTenantOfApp(bare, async (u) => {
       for (const [path, body] of [
         ['/api/v1/sms', { to: '+4512345678', message: 'x' }],
         ['/api/v1/sms/bulk', { message: 'x', recipients: ['+4512345678'] }],
@@ -200,9 +200,7 @@ describe('POST /sms', () => {
       }
       expect(await rows(u.workspaceId)).toEqual([]);
       expect((await u.http.get('/api/v1/sms/scheduled')).body.total).toBe(0);
-    } finally {
-      await bare.close();
-    }
+    });
   });
 });
 
