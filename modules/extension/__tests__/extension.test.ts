@@ -146,14 +146,8 @@ describe('/extension/observations and /extension/network', () => {
   });
 
   it('validates the network query', async () => {
-    await expectQueriesRefused(a.http, '/api/v1/extension/network', [
-      '',
-      '?profile=',
-      '?profile=nope',
-      '?handle=',
-      '?handle=x&other=1',
-      '?handle=x&limit=101',
-    ]);
+    const badQueries = ['', '?profile=', '?profile=nope', '?handle=', '?handle=x&other=1', '?handle=x&limit=101'];
+    await expectQueriesRefused(a.http, '/api/v1/extension/network', badQueries);
   });
 });
 

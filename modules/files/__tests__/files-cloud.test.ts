@@ -111,6 +111,17 @@ let app: TestApp;
 let t: Tenant;
 let graphBase: string;
 
+/** The app's settings: OneDrive against the fake Graph server (once listening), Google Drive off. */
+const oneDriveEnv = (): Record<string, string> => ({
+  ONEDRIVE_CLIENT_ID: 'od-client',
+  ONEDRIVE_CLIENT_SECRET: 'od-secret',
+  ONEDRIVE_REFRESH_TOKEN: 'od-refresh',
+  MS_GRAPH_URL: `${graphBase}/v1.0`,
+  MS_LOGIN_URL: graphBase,
+  OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+  GOOGLE_DRIVE_CLIENT_ID: '',
+});
+
 beforeAll(async () => {
   reset();
   server = http.createServer((req, res) => {
@@ -121,15 +132,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   graphBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   bare = await startTestApp({ ONEDRIVE_CLIENT_ID: '', GOOGLE_DRIVE_CLIENT_ID: '' });
-  app = await startTestApp({
-    ONEDRIVE_CLIENT_ID: 'od-client',
-    ONEDRIVE_CLIENT_SECRET: 'od-secret',
-    ONEDRIVE_REFRESH_TOKEN: 'od-refresh',
-    MS_GRAPH_URL: `${graphBase}/v1.0`,
-    MS_LOGIN_URL: graphBase,
-    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-    GOOGLE_DRIVE_CLIENT_ID: '',
-  });
+  app = await startTestApp(oneDriveEnv());
   t = await app.tenant();
 });
 afterAll(async () => {
@@ -182,13 +185,8 @@ describe('cloud storage and integrations without configuration', () => {
 
   it('validates browse, link and create input before anything else', async () => {
     const tenant = await bare.tenant();
-    await expectQueriesRefused(tenant.http, '/api/v1/files/cloud/browse?', [
-      'recent=maybe',
-      'provider=dropbox',
-      'limit=101',
-      'query=',
-      'parentId=a%20b',
-    ]);
+    const badQueries = ['recent=maybe', 'provider=dropbox', 'limit=101', 'query=', 'parentId=a%20b'];
+    await expectQueriesRefused(tenant.http, '/api/v1/files/cloud/browse?', badQueries);
     for (const body of [
       {},
       { itemId: '' },
@@ -341,16 +339,7 @@ describe('OneDrive through Microsoft Graph', () => {
   });
 
   it('a provider limited to other workspaces is not connected here', async () => {
-    const limited = {
-      ONEDRIVE_CLIENT_ID: 'od-client',
-      ONEDRIVE_CLIENT_SECRET: 'od-secret',
-      ONEDRIVE_REFRESH_TOKEN: 'od-refresh',
-      ONEDRIVE_WORKSPACE_IDS: '0123456789abcdef01234567',
-      MS_GRAPH_URL: `${graphBase}/v1.0`,
-      MS_LOGIN_URL: graphBase,
-      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-      GOOGLE_DRIVE_CLIENT_ID: '',
-    };
+    const limited = { ...oneDriveEnv(), ONEDRIVE_WORKSPACE_IDS: '0123456789abcdef01234567' };
     await withTenantOfApp(limited, async (tenant) => {
       expect((await tenant.http.get('/api/v1/files/cloud/accounts')).body.total).toBe(0);
       const res = await tenant.http.get('/api/v1/files/cloud/browse?provider=onedrive');

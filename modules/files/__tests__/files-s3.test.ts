@@ -14,19 +14,22 @@ let app: TestApp;
 let t: Tenant;
 let client: S3Client;
 
+/** The app's settings: the local S3 server (once started). */
+const s3Env = (): Record<string, string> => ({
+  FILE_STORAGE: 's3',
+  S3_ENDPOINT: s3.endpoint,
+  S3_BUCKET: s3.bucket,
+  S3_REGION: 'eu-north-1',
+  S3_ACCESS_KEY_ID: 'test-key',
+  S3_SECRET_ACCESS_KEY: 'test-secret',
+  S3_FORCE_PATH_STYLE: 'true',
+  S3_KEY_PREFIX: 'crm/',
+  FILE_MAX_BYTES: String(LIMIT),
+});
+
 beforeAll(async () => {
   s3 = await startS3TestServer('crm-files');
-  app = await startTestApp({
-    FILE_STORAGE: 's3',
-    S3_ENDPOINT: s3.endpoint,
-    S3_BUCKET: s3.bucket,
-    S3_REGION: 'eu-north-1',
-    S3_ACCESS_KEY_ID: 'test-key',
-    S3_SECRET_ACCESS_KEY: 'test-secret',
-    S3_FORCE_PATH_STYLE: 'true',
-    S3_KEY_PREFIX: 'crm/',
-    FILE_MAX_BYTES: String(LIMIT),
-  });
+  app = await startTestApp(s3Env());
   t = await app.tenant();
   client = new S3Client({
     region: 'eu-north-1',
@@ -97,15 +100,8 @@ describe('S3-compatible storage (gofakes3)', () => {
   });
 
   it('an unreachable store answers 503 with Retry-After and records nothing', async () => {
-    const unreachable = {
-      FILE_STORAGE: 's3',
-      S3_ENDPOINT: 'http://127.0.0.1:9',
-      S3_BUCKET: 'x',
-      S3_ACCESS_KEY_ID: 'k',
-      S3_SECRET_ACCESS_KEY: 's',
-      S3_FORCE_PATH_STYLE: 'true',
-    };
-    await withTenantOfApp(unreachable, async (tenant) => {
+    // The file's settings with an endpoint nothing listens on.
+    await withTenantOfApp({ ...s3Env(), S3_ENDPOINT: 'http://127.0.0.1:9' }, async (tenant) => {
       const res = await uploadFile(tenant.http, 'hello');
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBeTruthy();
