@@ -57,3 +57,10 @@ export async function expectQueriesRefused(
     expect(typeof res.body.error).toBe('string');
   }
 }
+
+/** `res` is a 200 whose `data` matches `expected` (toMatchObject); returns that data. */
+export function expectOk(res: HttpResult, expected: Record<string, unknown>): HttpResult['body'] {
+  expect(res.status).toBe(200);
+  expect(res.body.data).toMatchObject(expected);
+  return res.body.data;
+}

@@ -15,6 +15,7 @@ import {
 import type { Tenant } from '../../../test/support/app';
 import { automationRunQueue } from '../engine/starter';
 import type { EngineDeps } from '../engine/ports';
+import { expectOk } from '../../../test/support/expect';
 
 const CAP = 3;
 let h: EngineHarness;
@@ -64,8 +65,7 @@ describe('durable intake', () => {
 
     await sleep(1000);
     const shown = await t.http.get(`/api/v1/automations/executions/${executionId}`);
-    expect(shown.status).toBe(200);
-    expect(shown.body.data).toMatchObject({ status: 'queued', finishedAt: null });
+    expectOk(shown, { status: 'queued', finishedAt: null });
     const listed = await t.http.get(`/api/v1/automations/${id}/executions?status=queued`);
     expect(listed.body.data.map((e: { _id: string }) => e._id)).toEqual([executionId]);
     expect(await h.stepsOf(executionId)).toHaveLength(0);

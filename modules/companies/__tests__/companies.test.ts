@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 import { companyDetails } from './fixtures';
 
 let app: TestApp;
@@ -110,8 +110,7 @@ describe('POST /api/v1/companies', () => {
   it('preview (body flag or query) returns current/proposed/diff and writes nothing', async () => {
     const before = await countCompanies();
     const viaBody = await t.http.post('/api/v1/companies', { name: 'Preview Co', city: 'Odense', preview: true });
-    expect(viaBody.status).toBe(200);
-    expect(viaBody.body.data).toMatchObject({
+    expectOk(viaBody, {
       preview: true,
       current: null,
       proposed: { name: 'Preview Co', city: 'Odense' },
@@ -221,8 +220,7 @@ describe('PUT /api/v1/companies/:id', () => {
       customFields: { b: 3, c: 'new', a: null },
       tags: ['y'],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       name: 'Merge Co',
       city: 'Kolding',
       website: 'https://merge.example',

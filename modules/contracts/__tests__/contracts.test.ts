@@ -16,7 +16,7 @@ import { waitFor, type EngineHarness } from '../../../test/support/automation-en
 import { contractEvents, createContract, linksFor, RECORD, signerEmail, withContractStack } from './support';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { startReceiver } from '../../../test/support/webhooks';
-import { expectError } from '../../../test/support/expect';
+import { expectError, expectOk } from '../../../test/support/expect';
 
 let h: EngineHarness;
 let smtp: LocalSmtp;
@@ -188,8 +188,7 @@ describe('the signing envelope', () => {
       ],
     });
     const sent = await send(id);
-    expect(sent.status).toBe(200);
-    expect(sent.body.data).toMatchObject({ status: 'sent', workflowId: `contract-envelope:${t.workspaceId}:${id}` });
+    expectOk(sent, { status: 'sent', workflowId: `contract-envelope:${t.workspaceId}:${id}` });
     expect(sent.body.data.documentSha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await send(id)).status).toBe(409);
     const [a] = await waitLinks(signers[0]!.email);
@@ -202,16 +201,14 @@ describe('the signing envelope', () => {
     );
 
     const view = await pub.get(`/public/contracts/sign/${a}`, { headers: { accept: 'application/json' } });
-    expect(view.status).toBe(200);
-    expect(view.body.data).toMatchObject({ status: 'sent', signer: { name: 'Ann', status: 'viewed', canSign: true } });
+    expectOk(view, { status: 'sent', signer: { name: 'Ann', status: 'viewed', canSign: true } });
     const html = await pub.get(`/public/contracts/sign/${a}`, { headers: { accept: 'text/html' } });
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(html.body).toContain('Ann');
     expect((await statusOf(id)).signers[0].status).toBe('viewed');
 
     const s1 = await sign(a!, { typedName: 'Ann A.' }, { 'x-forwarded-for': '203.0.113.7' });
-    expect(s1.status).toBe(200);
-    expect(s1.body.data).toMatchObject({ status: 'signed', replayed: false });
+    expectOk(s1, { status: 'signed', replayed: false });
     const again = await sign(a!, { typedName: 'Ann A.' });
     expect(again.status).toBe(200);
     expect(again.body.data.replayed).toBe(true);
@@ -340,8 +337,7 @@ describe('the signing envelope', () => {
     await send(id);
     const [a] = await waitLinks(signers[0]!.email);
     const res = await t.http.post(`/api/v1/contracts/${id}/void`, { reason: 'Wrong terms', notifySigners: true });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'voided', voidReason: 'Wrong terms' });
+    expectOk(res, { status: 'voided', voidReason: 'Wrong terms' });
     expect((await sign(a!)).status).toBe(410);
     expect(await workflowDone(id)).toBe('COMPLETED');
     await waitFor(

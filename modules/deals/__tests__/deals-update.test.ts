@@ -1,7 +1,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { eventsFor } from '../../../test/support/outbox';
 import { dealFeed, createDeal, stageId, UNKNOWN_ID, withDealFlows, type FlowView } from '../../../test/support/deals';
-import { expectError } from '../../../test/support/expect';
+import { expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -31,8 +31,7 @@ describe('PUT /api/v1/deals/:id', () => {
       customFields: { b: 3, c: 'new', a: null },
       tags: ['y'],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       title: 'Deal',
       value: 250,
       priority: 'high',
@@ -110,8 +109,7 @@ describe('PUT /api/v1/deals/:id', () => {
       value: 2,
       stageId: stageId(pipeline, 'Won'),
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       preview: true,
       current: { value: 1, status: 'open' },
       proposed: { value: 2, status: 'won' },
@@ -151,8 +149,7 @@ describe('POST /api/v1/deals/:id/move', () => {
   it('moves within the flow, logs the stage titles to the feed and emits deal_stage_changed', async () => {
     const d = await makeDeal();
     const res = await move(d._id, { stageId: stageId(pipeline, 'Proposal') });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       stageId: stageId(pipeline, 'Proposal'),
       flowId: pipeline._id,
       status: 'open',

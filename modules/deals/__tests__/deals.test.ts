@@ -13,7 +13,7 @@ import {
   withDealFlows,
   type FlowView,
 } from '../../../test/support/deals';
-import { expectError } from '../../../test/support/expect';
+import { expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -203,8 +203,7 @@ describe('POST /api/v1/deals', () => {
   it('preview returns the proposed deal and writes nothing (not even the default flow)', async () => {
     const fresh = await app.tenant();
     const res = await fresh.http.post('/api/v1/deals?preview=true', { title: 'Maybe', value: 5 });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       preview: true,
       current: null,
       proposed: { title: 'Maybe', value: 5, status: 'open' },

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
-import { expectError, expectQueriesRefused } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk, expectQueriesRefused } from '../../../test/support/expect';
 import { withTenantOfApp } from '../../../test/support/suites';
 
 /** A small Microsoft Graph (OneDrive) stand-in: OAuth refresh, drive, children, search, recent, items, create. */
@@ -272,8 +272,7 @@ describe('OneDrive through Microsoft Graph', () => {
       entityType: 'company',
       entityId: company,
     });
-    expect(linked.status).toBe(201);
-    expect(linked.body.data).toMatchObject({
+    expectCreated(linked, {
       name: 'Offer.docx',
       source: 'cloud',
       storage: null,
@@ -312,8 +311,7 @@ describe('OneDrive through Microsoft Graph', () => {
     items.get('i1')!.name = 'Offer v2.docx';
     items.delete('i2');
     const sync = await t.http.post('/api/v1/integrations/onedrive/sync', { fullSync: true });
-    expect(sync.status).toBe(200);
-    expect(sync.body.data).toMatchObject({
+    expectOk(sync, {
       provider: 'onedrive',
       fullSync: true,
       itemsChecked: 3,

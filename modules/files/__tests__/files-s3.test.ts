@@ -7,6 +7,7 @@ import { fileStorageFor } from '../storage-factory';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { PNG_BYTES, uploadFile } from '../../../test/support/files';
 import { withTenantOfApp } from '../../../test/support/suites';
+import { expectCreated } from '../../../test/support/expect';
 
 const LIMIT = 2048;
 let s3: RunningS3;
@@ -51,8 +52,7 @@ describe('S3-compatible storage (gofakes3)', () => {
   it('stores an upload as an object, serves it through a presigned URL that expires, deletes it with the file', async () => {
     const data = new Uint8Array([...PNG_BYTES, ...Array.from({ length: LIMIT - PNG_BYTES.length }, (_, i) => i % 256)]);
     const made = await uploadFile(t.http, data, { filename: 'chart.png' });
-    expect(made.status).toBe(201);
-    expect(made.body.data).toMatchObject({
+    expectCreated(made, {
       storage: 's3',
       size: LIMIT,
       contentType: 'image/png',

@@ -7,7 +7,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makeLead, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -91,8 +91,7 @@ describe('POST /api/v1/leads', () => {
       workspaceId: 'x',
       createdAt: '2000-01-01',
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ score: 0, scoreBreakdown: [] });
+    expectCreated(res, { score: 0, scoreBreakdown: [] });
     expect(res.body.data._id).not.toBe('aaaaaaaaaaaaaaaaaaaaaaaa');
     expect(res.body.data.createdAt).not.toMatch(/^2000/);
   });
@@ -191,8 +190,7 @@ describe('POST /api/v1/leads', () => {
   it('preview (body flag or query) returns current/proposed/diff and writes nothing', async () => {
     const before = await countLeads();
     const viaBody = await t.http.post('/api/v1/leads', { title: 'Preview lead', source: 'fair', preview: true });
-    expect(viaBody.status).toBe(200);
-    expect(viaBody.body.data).toMatchObject({
+    expectOk(viaBody, {
       preview: true,
       current: null,
       proposed: { title: 'Preview lead', source: 'fair', status: 'new', score: 0 },
@@ -209,8 +207,7 @@ describe('GET /api/v1/leads/:id', () => {
   it('returns the lead with score and scoreBreakdown, honours fields=, 404s unknown and malformed ids', async () => {
     const id = (await makeLead(t.http, { source: 'ads' })).body.data._id;
     const full = await t.http.get(`/api/v1/leads/${id}`);
-    expect(full.status).toBe(200);
-    expect(full.body.data).toMatchObject({ _id: id, source: 'ads', score: 0, scoreBreakdown: [] });
+    expectOk(full, { _id: id, source: 'ads', score: 0, scoreBreakdown: [] });
     const slim = await t.http.get(`/api/v1/leads/${id}?fields=title,score`);
     expect(Object.keys(slim.body.data).sort()).toEqual(['_id', 'score', 'title']);
     expect((await t.http.get(`/api/v1/leads/${id}?fields=title,secret`)).status).toBe(400);
@@ -303,8 +300,7 @@ describe('PUT /api/v1/leads/:id', () => {
       customFields: { b: 3, c: 'new', a: null },
       tags: ['y'],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       title: 'Merge lead',
       source: 'web',
       status: 'contacted',

@@ -7,7 +7,7 @@ import { startTestApp, type Tenant, type TestApp } from '../../../test/support/a
 import { eventsFor } from '../../../test/support/outbox';
 import { uniquePhone } from '../../../test/support/sms';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
-import { expectCreated, expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 import { withTenantOfApp } from '../../../test/support/suites';
 
 // The SMS API against the real app, Postgres and Temporal, with a local HTTP gateway.
@@ -287,8 +287,7 @@ describe('GET /sms (strict list) and GET|PUT /sms/:id', () => {
 
   it('PUT flags unread and starred only', async () => {
     const res = await u.http.put(`/api/v1/sms/${ids.in1}`, { unread: false, starred: true });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ _id: ids.in1, unread: false, starred: true, body: 'in one' });
+    expectOk(res, { _id: ids.in1, unread: false, starred: true, body: 'in one' });
     expect((await u.http.get('/api/v1/sms?starred=true')).body.data.map((m: any) => m._id)).toEqual([ids.in1]);
     for (const body of [
       {},
@@ -656,8 +655,7 @@ describe('scheduled SMS (API side; the timer is tested in sms-scheduled.test.ts)
     expect((await u.http.get('/api/v1/sms/scheduled?foo=1')).status).toBe(400);
 
     const cancel = await u.http.delete(`/api/v1/sms/scheduled/${s._id}`);
-    expect(cancel.status).toBe(200);
-    expect(cancel.body.data).toMatchObject({ _id: s._id, status: 'cancelled', cancelledAt: expect.any(String) });
+    expectOk(cancel, { _id: s._id, status: 'cancelled', cancelledAt: expect.any(String) });
     // The workflow's cancellation with a worker polling is checked in sms-scheduled.test.ts.
     const again = await u.http.delete(`/api/v1/sms/scheduled/${s._id}`);
     expectError(again, 409, 'already cancelled');

@@ -1,7 +1,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeUser, type TestUser } from '../../../test/support/users';
-import { expectQueriesRefused } from '../../../test/support/expect';
+import { expectOk, expectQueriesRefused } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -44,8 +44,7 @@ describe('GET /api/v1/metrics/query', () => {
   it('answers total and zero-filled daily buckets in the requested zone', async () => {
     const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
     const res = await t.http.get(`/api/v1/metrics/query?metricKey=deals.created&from=${from}&to=${today()}`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       metricKey: 'deals.created',
       total: 3,
       granularity: 'day',
@@ -144,8 +143,7 @@ describe('POST /api/v1/metrics/points', () => {
       ],
     };
     const first = await t.http.post('/api/v1/metrics/points', body);
-    expect(first.status).toBe(200);
-    expect(first.body.data).toMatchObject({ metricKey: 'external:ads.spend', upserted: 3, inserted: 3, updated: 0 });
+    expectOk(first, { metricKey: 'external:ads.spend', upserted: 3, inserted: 3, updated: 0 });
     const again = await t.http.post('/api/v1/metrics/points', {
       ...body,
       points: [{ date: '2026-11-01', value: 12, dimensions: { channel: 'search' } }],

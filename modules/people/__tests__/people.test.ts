@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectCreated, expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -74,8 +74,7 @@ describe('people', () => {
       companyId: c._id,
       customFields: { b: 2 },
     });
-    expect(upd.status).toBe(200);
-    expect(upd.body.data).toMatchObject({
+    expectOk(upd, {
       firstName: 'Linus',
       title: 'Maintainer',
       companyId: c._id,

@@ -15,6 +15,7 @@ import { emitUndeclared } from '../../../test/support/outbox';
 import { createSequence, emailNode, line, sequenceEngineEnv, waitNode } from '../../../test/support/sequences';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { expectCreated } from '../../../test/support/expect';
 
 let smtp: LocalSmtp;
 let gateway: LocalHttp;
@@ -515,8 +516,7 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
       entityIds: [a._id, b._id, '0123456789abcdef01234567'],
       source: 'import',
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ enrolled: 1, failed: 2 });
+    expectCreated(res, { enrolled: 1, failed: 2 });
     expect(res.body.data.results.map((r: { entityId: string; success: boolean }) => [r.entityId, r.success])).toEqual([
       [a._id, true],
       [b._id, false],

@@ -58,8 +58,7 @@ describe('POST /api/v1/activities', () => {
       entityType: 'company',
       entityId: companyId,
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ summary: 'S', entityType: 'company', entityId: companyId, companyId });
+    expectCreated(res, { summary: 'S', entityType: 'company', entityId: companyId, companyId });
     expect(Date.parse(res.body.data.date)).toBeGreaterThanOrEqual(before - 1000);
   });
 
