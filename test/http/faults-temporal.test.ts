@@ -22,6 +22,7 @@ import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/s
 import { createContract } from '../../modules/contracts/__tests__/support';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 import { expectOk } from '../support/expect';
+import { graphNode } from '../support/definitions';
 
 let proxy: TcpProxy;
 let app: TestApp;
@@ -92,13 +93,8 @@ async function manualAutomation(): Promise<string> {
   const created = await t.http.post('/api/v1/automations', {
     name: 'Manual',
     nodes: [
-      { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'lead_created' } },
-      {
-        id: 'n1',
-        type: 'action',
-        position: { x: 0, y: 200 },
-        data: { actionType: 'create_note', config: { noteContent: 'x' } },
-      },
+      graphNode('trigger', 'trigger', [0, 0], { triggerType: 'lead_created' }),
+      graphNode('n1', 'action', [0, 200], { actionType: 'create_note', config: { noteContent: 'x' } }),
     ],
     edges: [{ id: 'e1', source: 'trigger', target: 'n1', sourceHandle: null }],
   });

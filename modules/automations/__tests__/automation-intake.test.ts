@@ -9,6 +9,7 @@ import {
   action,
   chainGraph,
   createAutomation,
+  createNoteAutomation,
   startEngineHarness,
   type EngineHarness,
 } from '../../../test/support/automation-engine';
@@ -82,10 +83,7 @@ describe('durable intake', () => {
   }, 60_000);
 
   it(`answers 429 with Retry-After once ${CAP} runs of the workspace wait to start; they start when the worker is back`, async () => {
-    const id = await createAutomation(
-      t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'capped' })]),
-    );
+    const id = await createNoteAutomation(t.http, 'capped');
     const lead = (await t.http.post('/api/v1/leads', { title: 'Capped' })).body.data;
     const trigger = () => t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: lead._id });
     const accepted: string[] = [];
@@ -112,10 +110,7 @@ describe('durable intake', () => {
 
   it('a queued run that is cancelled never starts', async () => {
     const lead = (await t.http.post('/api/v1/leads', { title: 'Cancelled' })).body.data;
-    const id = await createAutomation(
-      t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'never' })]),
-    );
+    const id = await createNoteAutomation(t.http, 'never');
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: lead._id });
     expect(res.status).toBe(202);
     const executionId = res.body.data.executionId as string;

@@ -3,6 +3,7 @@ import { withTestApp } from '../../../test/support/suites';
 import { workspaceCtx } from '../../../test/support/automations';
 import { createSequence, emailNode, insertEnrollment, line, waitNode } from '../../../test/support/sequences';
 import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
+import { graphNode } from '../../../test/support/definitions';
 
 let app: TestApp;
 let t: Tenant;
@@ -118,17 +119,14 @@ describe('POST /sequences', () => {
   it.each([
     [
       'no start node',
-      { nodes: [{ id: 'a', type: 'stop', position: { x: 0, y: 0 }, data: {} }] },
+      { nodes: [graphNode('a', 'stop', [0, 0], {})] },
       'nodes',
       'must contain exactly one start node (found 0)',
     ],
     [
       'two start nodes',
       {
-        nodes: [
-          { id: 'a', type: 'start', position: { x: 0, y: 0 }, data: {} },
-          { id: 'b', type: 'start', position: { x: 1, y: 0 }, data: {} },
-        ],
+        nodes: [graphNode('a', 'start', [0, 0], {}), graphNode('b', 'start', [1, 0], {})],
       },
       'nodes',
       'must contain exactly one start node (found 2)',
@@ -281,12 +279,7 @@ describe('POST /sequences', () => {
       {
         nodes: [
           ...line([]).nodes,
-          {
-            id: 'c',
-            type: 'condition',
-            position: { x: 1, y: 1 },
-            data: { field: 'lead.score', operator: 'greater_than', value: 10 },
-          },
+          graphNode('c', 'condition', [1, 1], { field: 'lead.score', operator: 'greater_than', value: 10 }),
         ],
         edges: [
           { id: 'e1', source: 'start', target: 'c', sourceHandle: null },
