@@ -1,6 +1,6 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { makeCompany, makePerson, seedCompanies } from '../../../test/support/factories';
+import { createVia, makeCompany, makePerson, seedCompanies } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { expectError } from '../../../test/support/expect';
 
@@ -122,14 +122,8 @@ describe('POST /api/v1/tags/bulk', () => {
 
   it('rescores leads whose tags changed (scoring rules can use tags)', async () => {
     const mine = await app.tenant();
-    const rule = await mine.http.post('/api/v1/lead-scoring/rules', {
-      name: 'VIP',
-      field: 'tags',
-      condition: 'contains',
-      value: 'vip',
-      points: 30,
-    });
-    expect(rule.status).toBe(201);
+    const rule = { name: 'VIP', field: 'tags', condition: 'contains', value: 'vip', points: 30 };
+    await createVia(mine.http, '/api/v1/lead-scoring/rules', rule);
     const lead = (await mine.http.post('/api/v1/leads', { title: 'L' })).body.data;
     expect(lead.score).toBe(0);
     await bulk(mine.http, { entityType: 'lead', entityIds: [lead._id], add: ['vip'] });

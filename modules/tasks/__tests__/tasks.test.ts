@@ -1,6 +1,6 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { factories, makeCompany } from '../../../test/support/factories';
+import { createVia, factories, makeCompany } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { unknownParentCases } from '../../../test/support/references';
 import { expectCreated, expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
@@ -190,13 +190,12 @@ describe('POST /api/v1/tasks', () => {
 
   it('validates customFields against task definitions', async () => {
     const mine = await app.tenant();
-    const def = await mine.http.post('/api/v1/custom-fields', {
+    await createVia(mine.http, '/api/v1/custom-fields', {
       entityType: 'task',
       key: 'effort',
       label: 'Effort',
       type: 'number',
     });
-    expect(def.status).toBe(201);
     const company = (await makeCompany(mine.http)).body.data._id;
     const wrong = await mine.http.post('/api/v1/tasks', { title: 'x', company, customFields: { effort: 'lots' } });
     expectError(wrong, 400, /customFields.effort: must be a number/);
