@@ -1,6 +1,6 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { makeCompany, makeLead, makePerson } from '../../../test/support/factories';
+import { createVia, makeCompany, makeLead, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 
@@ -176,18 +176,14 @@ describe('POST /api/v1/import/validate', () => {
 
   it('checks what only the service knows: required custom fields and references', async () => {
     const mine = await app.tenant();
-    expect(
-      (
-        await mine.http.post('/api/v1/custom-fields', {
-          entityType: 'lead',
-          key: 'region',
-          label: 'Region',
-          type: 'select',
-          options: [{ value: 'north', label: 'North' }],
-          required: true,
-        })
-      ).status,
-    ).toBe(201);
+    await createVia(mine.http, '/api/v1/custom-fields', {
+      entityType: 'lead',
+      key: 'region',
+      label: 'Region',
+      type: 'select',
+      options: [{ value: 'north', label: 'North' }],
+      required: true,
+    });
     const res = await mine.http.post('/api/v1/import/validate', {
       entityType: 'lead',
       rows: [

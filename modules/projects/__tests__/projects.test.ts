@@ -1,6 +1,6 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { factories, makeCompany } from '../../../test/support/factories';
+import { createVia, factories, makeCompany } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
@@ -119,17 +119,8 @@ describe('projects CRUD', () => {
 
   it('applies required project custom fields', async () => {
     const ws = await app.tenant();
-    expect(
-      (
-        await ws.http.post('/api/v1/custom-fields', {
-          entityType: 'project',
-          key: 'po',
-          label: 'PO number',
-          type: 'number',
-          required: true,
-        })
-      ).status,
-    ).toBe(201);
+    const po = { entityType: 'project', key: 'po', label: 'PO number', type: 'number', required: true };
+    await createVia(ws.http, '/api/v1/custom-fields', po);
     expect((await ws.http.post('/api/v1/projects', { title: 'P' })).status).toBe(400);
     expect((await ws.http.post('/api/v1/projects', { title: 'P', customFields: { po: 'abc' } })).status).toBe(400);
     expect((await ws.http.post('/api/v1/projects', { title: 'P', customFields: { po: 42 } })).status).toBe(201);
