@@ -38,6 +38,7 @@ import { benchEnv, benchLog, cpuByGroup, cpuDelta, mailAppEnv, runBench } from '
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
 import { percentile, poller, sleep } from './stats';
+import { graphNode } from '../test/support/definitions';
 
 const N = Math.max(100, Number(process.env.BENCH_ENROLLMENTS ?? 2000));
 const PER_CALL = 500;
@@ -156,20 +157,13 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const seq = await call('POST', '/api/v1/sequences', {
       name: 'Bench outreach',
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
-        {
-          id: 'mail',
-          type: 'send_email',
-          position: { x: 300, y: 0 },
-          data: { subject: 'Hello {{lead.title}}', body: '<p>Hi from {{workspace.name}}</p>' },
-        },
-        { id: 'wait', type: 'wait', position: { x: 600, y: 0 }, data: { delayAmount: 1, delayUnit: 'days' } },
-        {
-          id: 'sms',
-          type: 'send_sms',
-          position: { x: 900, y: 0 },
-          data: { message: 'Did you see my e-mail?', phoneField: 'primary' },
-        },
+        graphNode('start', 'start', [0, 0], {}),
+        graphNode('mail', 'send_email', [300, 0], {
+          subject: 'Hello {{lead.title}}',
+          body: '<p>Hi from {{workspace.name}}</p>',
+        }),
+        graphNode('wait', 'wait', [600, 0], { delayAmount: 1, delayUnit: 'days' }),
+        graphNode('sms', 'send_sms', [900, 0], { message: 'Did you see my e-mail?', phoneField: 'primary' }),
       ],
       edges: [
         { id: 'e1', source: 'start', target: 'mail' },

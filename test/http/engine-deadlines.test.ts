@@ -12,6 +12,7 @@ import { waitFor } from '../support/automation-engine';
 import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/support';
 import { createSequence, emailNode, line, waitNode } from '../support/sequences';
 import { engineSuite } from '../support/engine-suite';
+import { expectOk } from '../support/expect';
 
 const suite = engineSuite('Engine deadlines', {
   env: { BOOKING_TIME_SCALE: '0.001', SEQUENCE_WAIT_SCALE: '0.001' },
@@ -67,8 +68,7 @@ describe('booking approve while the worker is down', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(await eventsOf(id, 'booking_approved')).toBe(1);
     const again = await suite.t.http.post(path, { notes: 'ok' }, withKey(`approve-${id}`));
-    expect(again.status).toBe(200);
-    expect(again.body.data).toMatchObject({ _id: id, status: 'approved', decisionNotes: 'ok' });
+    expectOk(again, { _id: id, status: 'approved', decisionNotes: 'ok' });
     // Another request (no key, or another key) is a new decision: the booking is no longer pending.
     expect((await suite.t.http.post(path, { notes: 'ok' })).status).toBe(409);
     expect((await suite.t.http.post(`/api/v1/bookings/${id}/reject`, {}, withKey(`reject-${id}`))).status).toBe(409);

@@ -21,6 +21,8 @@ import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/support';
 import { createContract } from '../../modules/contracts/__tests__/support';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { expectOk } from '../support/expect';
+import { graphNode } from '../support/definitions';
 
 let proxy: TcpProxy;
 let app: TestApp;
@@ -91,13 +93,8 @@ async function manualAutomation(): Promise<string> {
   const created = await t.http.post('/api/v1/automations', {
     name: 'Manual',
     nodes: [
-      { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'lead_created' } },
-      {
-        id: 'n1',
-        type: 'action',
-        position: { x: 0, y: 200 },
-        data: { actionType: 'create_note', config: { noteContent: 'x' } },
-      },
+      graphNode('trigger', 'trigger', [0, 0], { triggerType: 'lead_created' }),
+      graphNode('n1', 'action', [0, 200], { actionType: 'create_note', config: { noteContent: 'x' } }),
     ],
     edges: [{ id: 'e1', source: 'trigger', target: 'n1', sourceHandle: null }],
   });
@@ -156,8 +153,7 @@ describe('POST /contracts/:id/send while Temporal is down', () => {
       const started = Date.now();
       const res = await t.http.post(`/api/v1/contracts/${id}/send`, { reminderIntervalHours: null });
       expect(Date.now() - started).toBeLessThan(2000);
-      expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ status: 'sent', lastError: null });
+      expectOk(res, { status: 'sent', lastError: null });
       await new Promise((r) => setTimeout(r, 1500));
       expect(await row()).toMatchObject({ status: 'sent', startQueued: true });
     });
@@ -217,8 +213,7 @@ describe('calls that wait on a workflow while Temporal is down answer within the
         const started = Date.now();
         const res = await t.http.post(`/api/v1/contracts/${id}/void`, { reason: 'Wrong terms' });
         expect(Date.now() - started).toBeLessThan(5000);
-        expect(res.status).toBe(200);
-        expect(res.body.data).toMatchObject({ status: 'voided', voidReason: 'Wrong terms' });
+        expectOk(res, { status: 'voided', voidReason: 'Wrong terms' });
       });
     } finally {
       await terminate(sent.body.data.workflowId);

@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app';
 import { buildApi } from '../../api/bootstrap';
-import { ok, route } from '../../platform/http/registry';
+import { ok, route, type RouteDef } from '../../platform/http/registry';
 import { Company } from '../../modules/companies/company.entity';
 import { createRecord } from '../../platform/shared/records';
 import { resolveStackConfig } from '../../infra/stack';
@@ -59,26 +59,23 @@ describe('failed SQL in the logs', () => {
     const email = `leak-${Date.now()}@example.test`;
     const phone = `+45 ${String(Date.now()).slice(-8)}`;
     // A write the validators would have refused, done by a handler: the database is the one to fail.
-    const failing = route({
-      method: 'POST',
-      path: '/test/failing-write',
-      section: 'Test',
-      summary: 'test',
-      access: { scopes: ['write'] },
-      handler: async ({ ctx }) => {
-        ctx.em.persist(createRecord(ctx, Company, { name: 'x'.repeat(301), email, phone, customFields: [], tags: [] }));
-        await ctx.em.flush();
-        return ok(null);
-      },
+    const testWrite = (routePath: string, handler: RouteDef['handler']) =>
+      route({
+        method: 'POST',
+        path: routePath,
+        section: 'Test',
+        summary: 'test',
+        access: { scopes: ['write'] },
+        handler,
+      });
+    const failing = testWrite('/test/failing-write', async ({ ctx }) => {
+      ctx.em.persist(createRecord(ctx, Company, { name: 'x'.repeat(301), email, phone, customFields: [], tags: [] }));
+      await ctx.em.flush();
+      return ok(null);
     });
-    const typed = route({
-      method: 'POST',
-      path: '/test/failing-cast',
-      section: 'Test',
-      summary: 'test',
-      access: { scopes: ['write'] },
-      handler: async ({ ctx }) => ok(await ctx.em.getConnection().execute('select ?::int as n', [email])),
-    });
+    const typed = testWrite('/test/failing-cast', async ({ ctx }) =>
+      ok(await ctx.em.getConnection().execute('select ?::int as n', [email])),
+    );
     const server = createApp(runtime.deps, [...runtime.routes, failing, typed]).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {

@@ -73,6 +73,26 @@ async function emitEvents(
   }
 }
 
+/**
+ * `records` new record ids with `rounds` company_updated events each (payload.seq 0, 1, …), interleaved round by
+ * round, in one transaction; returns the record ids.
+ */
+async function emitInterleaved(workspaceId: string, records: number, rounds: number): Promise<string[]> {
+  const ids = Array.from({ length: records }, () => newId());
+  const em = forkForWorkspace(orm.em, workspaceId);
+  for (let seq = 0; seq < rounds; seq++) {
+    for (const entityId of ids)
+      emitUndeclared(ctxFor(em, workspaceId), {
+        type: 'company_updated',
+        entityType: 'company',
+        entityId,
+        payload: { seq },
+      });
+  }
+  await em.flush();
+  return ids;
+}
+
 const parkedRows = (ws: string) => parkedDeliveries(db, ws);
 
 interface Row {
@@ -503,13 +523,7 @@ describe('outbox: order per record', () => {
     const ws = newId();
     // 8 records × 25 events, interleaved: concurrent batches would reorder a record's events
     // if the claim did not hold back an event while an earlier one of its record is pending.
-    const records = Array.from({ length: 8 }, () => newId());
-    const em = forkForWorkspace(orm.em, ws);
-    for (let seq = 0; seq < 25; seq++) {
-      for (const entityId of records)
-        emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
-    }
-    await em.flush();
+    const records = await emitInterleaved(ws, 8, 25);
 
     const seen = new Map<string, string[]>();
     const perRecord = new Map<string, number[]>();
@@ -594,13 +608,7 @@ describe('outbox: fair between workspaces', () => {
 describe('outbox: several batches in flight in one dispatcher (parallelBatches)', () => {
   it('three runners overlap their batches; each event once, in order per record', async () => {
     const ws = newId();
-    const records = Array.from({ length: 40 }, () => newId());
-    const em = forkForWorkspace(orm.em, ws);
-    for (let seq = 0; seq < 5; seq++) {
-      for (const entityId of records)
-        emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
-    }
-    await em.flush();
+    const records = await emitInterleaved(ws, 40, 5);
 
     const seen = new Map<string, number>();
     const perRecord = new Map<string, number[]>();

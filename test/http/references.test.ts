@@ -10,7 +10,8 @@ import { Automation } from '../../modules/automations/automation.entity';
 import { Sequence } from '../../modules/sequences/sequence.entity';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { RefKind } from '../../platform/references/ref-kinds';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTwoTenants } from '../support/two-tenants';
 import { automationBody } from '../support/automations';
 import { connectAccount } from '../support/email';
 import { factories } from '../support/factories';
@@ -21,12 +22,7 @@ import { emailNode, line } from '../support/sequences';
 let app: TestApp;
 let a: Tenant;
 let b: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  a = await app.tenant('References A');
-  b = await app.tenant('References B');
-});
-afterAll(() => app.close());
+withTwoTenants((s) => ({ app, t: a, other: b } = s));
 
 /** Kinds the shared factories do not build (or build differently). */
 const EXTRA: Partial<Record<RefKind, (t: Tenant) => Promise<string>>> = {

@@ -23,13 +23,14 @@ const post = async (t: Tenant, path: string, body: Record<string, unknown>): Pro
   expect(res.status).toBe(201);
   return res.body.data._id as string;
 };
+/** A's search for `text` (and `extra`) once its `type` results include `title`. */
+const searchUntilTitled = (text: string, type: string, title: string, extra = '') =>
+  searchUntil(a.http, q(text, extra), (body) => titles(body, type).includes(title));
 
 describe('GET /api/v1/search: freshness through the outbox', () => {
   it('a created company becomes searchable; an update replaces its title; a delete removes it', async () => {
     const id = await post(a, '/api/v1/companies', { name: 'Zephyrine Robotics', city: 'Aarhus' });
-    const found = await searchUntil(a.http, q('zephyrine'), (body) =>
-      titles(body, 'company').includes('Zephyrine Robotics'),
-    );
+    const found = await searchUntilTitled('zephyrine', 'company', 'Zephyrine Robotics');
     expect(found.data.results.company.hits[0]).toEqual({
       _id: id,
       type: 'company',
@@ -40,7 +41,7 @@ describe('GET /api/v1/search: freshness through the outbox', () => {
     expect(found.data.degraded).toBeUndefined();
 
     expect((await a.http.put(`/api/v1/companies/${id}`, { name: 'Quillfeather Robotics' })).status).toBe(200);
-    await searchUntil(a.http, q('quillfeather'), (body) => titles(body, 'company').includes('Quillfeather Robotics'));
+    await searchUntilTitled('quillfeather', 'company', 'Quillfeather Robotics');
     const old = await searchUntil(a.http, q('zephyrine'));
     expect(old.data.results.company).toEqual({ hits: [], total: 0 });
 
@@ -52,18 +53,12 @@ describe('GET /api/v1/search: freshness through the outbox', () => {
     const companyId = await post(a, '/api/v1/companies', { name: 'Heliotrope Labs' });
     await post(a, '/api/v1/people', { firstName: 'Ingrid', lastName: 'Solberg', title: 'CTO', companyId });
     await post(a, '/api/v1/deals', { title: 'Ingrid pilot', company: companyId });
-    await searchUntil(
-      a.http,
-      q('heliotrope', '&types=person,deal'),
-      (body) => titles(body, 'person').includes('Ingrid Solberg') && titles(body, 'deal').includes('Ingrid pilot'),
-    );
+    const ingridAndPilot = (body: unknown) =>
+      titles(body, 'person').includes('Ingrid Solberg') && titles(body, 'deal').includes('Ingrid pilot');
+    await searchUntil(a.http, q('heliotrope', '&types=person,deal'), ingridAndPilot);
 
     await a.http.put(`/api/v1/companies/${companyId}`, { name: 'Marigold Labs' });
-    const renamed = await searchUntil(
-      a.http,
-      q('marigold', '&types=person,deal'),
-      (body) => titles(body, 'person').includes('Ingrid Solberg') && titles(body, 'deal').includes('Ingrid pilot'),
-    );
+    const renamed = await searchUntil(a.http, q('marigold', '&types=person,deal'), ingridAndPilot);
     expect(renamed.data.results.person.hits[0]).toMatchObject({
       subtitle: 'CTO · Marigold Labs',
       snippet: '<mark>Marigold</mark> Labs',
@@ -89,9 +84,7 @@ describe('GET /api/v1/search: freshness through the outbox', () => {
   it('projects are searchable by title and company name; a delete removes them', async () => {
     const companyId = await post(a, '/api/v1/companies', { name: 'Brambleworth Foods' });
     const id = await post(a, '/api/v1/projects', { title: 'Orchard portal', company: companyId });
-    const found = await searchUntil(a.http, q('brambleworth', '&types=project'), (body) =>
-      titles(body, 'project').includes('Orchard portal'),
-    );
+    const found = await searchUntilTitled('brambleworth', 'project', 'Orchard portal', '&types=project');
     expect(found.data.results.project.hits[0]).toMatchObject({
       _id: id,
       type: 'project',
@@ -120,7 +113,7 @@ describe('GET /api/v1/search: matching', () => {
       q('torvald'),
       (body) => titles(body, 'person').length === 1 && body.data.results.company.total >= 0,
     );
-    await searchUntil(a.http, q('acme widgets'), (body) => titles(body, 'company').includes('Acme Widgets'));
+    await searchUntilTitled('acme widgets', 'company', 'Acme Widgets');
   });
 
   it.each([
@@ -206,7 +199,7 @@ describe('GET /api/v1/search: isolation between workspaces', () => {
       q('quasar'),
       (body) => titles(body, 'company').includes('Quasar Holdings') && titles(body, 'person').length === 1,
     );
-    await searchUntil(a.http, q('quasar'), (body) => titles(body, 'company').includes('Quasar Dynamics'));
+    await searchUntilTitled('quasar', 'company', 'Quasar Dynamics');
   });
 
   const crafted = (): string[] => [

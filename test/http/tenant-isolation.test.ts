@@ -2,7 +2,8 @@
 jest.setTimeout(180_000);
 import { isPublic } from '../../platform/http/registry';
 import { resourceOf } from '../../app/resources';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTwoTenants } from '../support/two-tenants';
 import { factories, ISOLATION_OBJECT_SLUG, projectCommentTask } from '../support/factories';
 import { contractOfSigner } from '../../modules/contracts/__tests__/factories';
 
@@ -13,12 +14,7 @@ import { contractOfSigner } from '../../modules/contracts/__tests__/factories';
 let app: TestApp;
 let a: Tenant;
 let b: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  a = await app.tenant('Isolation A');
-  b = await app.tenant('Isolation B');
-});
-afterAll(() => app.close());
+withTwoTenants((s) => ({ app, t: a, other: b } = s));
 
 // Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
 const SAMPLE_BODY = {

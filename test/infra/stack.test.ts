@@ -13,37 +13,27 @@ const quiet = (): void => undefined;
 
 /** Launchers that start nothing and record what they were asked to start. */
 function fakeLaunchers(calls: string[], stopped: string[] = []): ServiceLaunchers {
+  /** The service `name`, recorded as started, with no processes and a stop that records itself. */
+  const started = <T>(name: string, fields: Omit<T, 'name' | 'processes' | 'stop'>): T => {
+    calls.push(name);
+    return { name, processes: [], ...fields, stop: async () => void stopped.push(name) } as T;
+  };
   return {
-    postgres: async (_ctx, config): Promise<RunningPostgres> => {
-      calls.push('postgres');
-      return {
-        name: 'postgres',
-        processes: [],
+    postgres: async (_ctx, config) =>
+      started<RunningPostgres>('postgres', {
         databaseUrl: `postgres://fake@127.0.0.1:${config.port}/${config.database}`,
-        stop: async () => void stopped.push('postgres'),
-      };
-    },
-    meilisearch: async (_ctx, config): Promise<RunningMeilisearch> => {
-      calls.push('meilisearch');
-      return {
-        name: 'meilisearch',
-        processes: [],
+      }),
+    meilisearch: async (_ctx, config) =>
+      started<RunningMeilisearch>('meilisearch', {
         url: `http://127.0.0.1:${config.port}`,
         masterKey: config.masterKey ?? 'generated-key',
-        stop: async () => void stopped.push('meilisearch'),
-      };
-    },
-    temporal: async (_ctx, config): Promise<RunningTemporal> => {
-      calls.push('temporal');
-      return {
-        name: 'temporal',
-        processes: [],
+      }),
+    temporal: async (_ctx, config) =>
+      started<RunningTemporal>('temporal', {
         address: `127.0.0.1:${config.port}`,
         uiUrl: `http://127.0.0.1:${config.uiPort}`,
         namespace: config.namespace,
-        stop: async () => void stopped.push('temporal'),
-      };
-    },
+      }),
   };
 }
 

@@ -319,6 +319,10 @@ export const action = (actionType: string, config: Record<string, unknown>, id?:
   data: { actionType, config },
 });
 
+/** An automation of a lead_created trigger and one create_note step writing `noteContent`; resolves to its id. */
+export const createNoteAutomation = (http: HttpClient, noteContent: string, opts: { active?: boolean } = {}) =>
+  createAutomation(http, chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent })]), opts);
+
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false>,
   timeoutMs = 15_000,

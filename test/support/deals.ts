@@ -76,23 +76,23 @@ export const UNKNOWN_ID = '0123456789abcdef01234567';
 export interface DealFlowsSuite extends AppAndTenant {
   /** The workspace's default flow. */
   pipeline: FlowView;
-  /** A second flow, created with the title and stages given. */
+  /** A second flow, Renewals: Due (open), Renewed (won), Churned (lost). */
   other: FlowView;
 }
 
 /**
- * The deal test files' set-up: withTestApp, then the tenant's default flow and a second flow (`title`,
- * `stages`), handed to `set` with the app and the tenant.
+ * The deal test files' set-up: withTestApp, then the tenant's default flow and a second flow (Renewals:
+ * Due, Renewed as won, Churned as lost), handed to `set` with the app and the tenant.
  */
-export function withDealFlows(
-  title: string,
-  stages: Record<string, unknown>[],
-  set: (s: DealFlowsSuite) => void,
-): void {
+export function withDealFlows(set: (s: DealFlowsSuite) => void): void {
   let suite: AppAndTenant;
   withTestApp((s) => (suite = s));
   beforeAll(async () => {
-    const [pipeline, other] = await defaultFlowAnd(suite.t.http, title, stages);
+    const [pipeline, other] = await defaultFlowAnd(suite.t.http, 'Renewals', [
+      { title: 'Due' },
+      { title: 'Renewed', type: 'won' },
+      { title: 'Churned', type: 'lost' },
+    ]);
     set({ ...suite, pipeline, other });
   });
 }

@@ -30,3 +30,16 @@ export const definitionCreator =
   (path: string, what: string, name: () => string) =>
   (http: HttpClient, body: Record<string, unknown>, opts: { active?: boolean } = {}): Promise<string> =>
     createDefinition(http, path, what, { name: name(), ...body }, opts);
+
+/** A node of a definition graph (automation or sequence) at (x, y) on the editor's canvas. */
+export const graphNode = <T extends string>(
+  id: string,
+  type: T,
+  [x, y]: [number, number],
+  data: Record<string, unknown>,
+) => ({
+  id,
+  type,
+  position: { x, y },
+  data,
+});

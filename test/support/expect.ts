@@ -44,3 +44,23 @@ export function expectCreated(res: HttpResult, expected: Record<string, unknown>
   expect(res.body.data).toMatchObject(expected);
   return res.body.data;
 }
+
+/** GET `path` followed by each of `queries` answers 400 with an error message (a failure names the query). */
+export async function expectQueriesRefused(
+  http: { get(path: string): Promise<HttpResult> },
+  path: string,
+  queries: readonly string[],
+): Promise<void> {
+  for (const q of queries) {
+    const res = await http.get(`${path}${q}`);
+    expect([q, res.status]).toEqual([q, 400]);
+    expect(typeof res.body.error).toBe('string');
+  }
+}
+
+/** `res` is a 200 whose `data` matches `expected` (toMatchObject); returns that data. */
+export function expectOk(res: HttpResult, expected: Record<string, unknown>): HttpResult['body'] {
+  expect(res.status).toBe(200);
+  expect(res.body.data).toMatchObject(expected);
+  return res.body.data;
+}

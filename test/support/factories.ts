@@ -1,3 +1,6 @@
+import { Company } from '../../modules/companies/company.entity';
+import { newId } from '../../platform/ids';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { HttpClient, TestApp } from './app';
 import { automationBody, insertExecution, workspaceCtx } from './automations';
 import { insertDelivery } from './webhooks';
@@ -256,4 +259,25 @@ export const makePerson = (http: HttpClient, body: Record<string, unknown> = {})
   http.post('/api/v1/people', { firstName: `Person ${unique()}`, ...body });
 export const makeLead = (http: HttpClient, body: Record<string, unknown> = {}) =>
   http.post('/api/v1/leads', { title: `Lead ${unique()}`, ...body });
+
+/**
+ * `count` companies (named `${prefix} ${i}`) written straight to the workspace's table, for tests that need
+ * hundreds of rows (as many API creates would dominate the suite's time); returns their ids.
+ */
+export async function seedCompanies(
+  app: TestApp,
+  workspaceId: string,
+  count: number,
+  prefix: string,
+): Promise<string[]> {
+  const em = forkForWorkspace(app.runtime.deps.orm.em, workspaceId);
+  const ids = Array.from({ length: count }, (_, i) => {
+    const now = new Date();
+    return em.create(Company, { _id: newId(now), workspaceId, createdAt: now, updatedAt: now, name: `${prefix} ${i}` })
+      ._id;
+  });
+  await em.flush();
+  return ids;
+}
+
 export { unique };

@@ -23,3 +23,19 @@ export function withTestApp(
   });
   afterAll(() => app?.close());
 }
+
+/**
+ * Hands `fn` a new tenant of a further app started with `env` over the test defaults, for a test
+ * that needs other settings than the file's app; closes that app after `fn`, whatever it did.
+ */
+export async function withTenantOfApp<T>(
+  env: Record<string, string>,
+  fn: (tenant: Tenant, app: TestApp) => Promise<T>,
+): Promise<T> {
+  const app = await startTestApp(env);
+  try {
+    return await fn(await app.tenant(), app);
+  } finally {
+    await app.close();
+  }
+}

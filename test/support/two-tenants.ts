@@ -1,4 +1,4 @@
-// The set-up of the lean-read tests: one app, two workspaces (the second to prove isolation), and an
+// The set-up of the tests across two workspaces (lean reads, isolation, references): one app, two workspaces, and an
 // owner's read context for either.
 import type { Actor, Ctx } from '../../platform/context';
 import { forkForWorkspace } from '../../platform/orm/tenant';

@@ -8,6 +8,7 @@ import { automationNodeParts } from '../../modules/automations/graph-refs.servic
 import { sequenceParts } from '../../modules/sequences/graph-refs.service';
 import { INVITE_RETRY, dueForInvitation, invitationSummary, nextAttemptAt } from '../../modules/contracts/invitations';
 import { declaredRefs, idFieldAudit, NOT_REFERENCES } from '../support/reference-fields';
+import { graphNode } from '../support/definitions';
 
 const ID = '0123456789abcdef01234567';
 const ID2 = '0123456789abcdef01234568';
@@ -132,14 +133,9 @@ describe('graph references', () => {
   it('sequence steps and triggers yield their declared ids', () => {
     const parts = sequenceParts(
       [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
-        {
-          id: 'mail',
-          type: 'send_email',
-          position: { x: 0, y: 0 },
-          data: { emailMode: 'template', templateId: ID, senderAccountId: ID2 },
-        },
-        { id: 'sms', type: 'send_sms', position: { x: 0, y: 0 }, data: { smsMode: 'template', templateId: ID2 } },
+        graphNode('start', 'start', [0, 0], {}),
+        graphNode('mail', 'send_email', [0, 0], { emailMode: 'template', templateId: ID, senderAccountId: ID2 }),
+        graphNode('sms', 'send_sms', [0, 0], { smsMode: 'template', templateId: ID2 }),
       ],
       [{ type: 'sequence_event', id: 'after', sourceSequenceId: ID, event: 'sequence_completed' } as never],
     );

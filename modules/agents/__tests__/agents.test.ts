@@ -1,6 +1,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { eventsFor } from '../../../test/support/outbox';
+import { expectCreated } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -13,8 +14,7 @@ describe('/api/v1/agents', () => {
       goal: 'Qualify new leads',
       permissions: { webAccess: true, extra: 'dropped' },
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       name: 'Qualifier',
       goal: 'Qualify new leads',
       description: null,

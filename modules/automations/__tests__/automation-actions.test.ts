@@ -6,6 +6,7 @@ import { eventsFor } from '../../../test/support/outbox';
 import { action, chainGraph, createAutomation } from '../../../test/support/automation-engine';
 import { startAiStub, type AiStub } from '../../../test/support/ai-stub';
 import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
+import { graphNode } from '../../../test/support/definitions';
 
 let ai: AiStub;
 let smtp: LocalSmtp;
@@ -313,17 +314,12 @@ describe('lookup first / count and change detection', () => {
   });
   const graph = (data: Record<string, unknown>) => ({
     nodes: [
-      { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'lead_created' } },
+      graphNode('trigger', 'trigger', [0, 0], { triggerType: 'lead_created' }),
       { ...lookupNode(data), position: { x: 0, y: 200 } },
-      {
-        id: 'yes',
-        type: 'action',
-        position: { x: 0, y: 400 },
-        data: {
-          actionType: 'create_note',
-          config: { noteContent: 'found {{lookup.find.title}} / {{lookup.newest.title}} of {{lookup.find.count}}' },
-        },
-      },
+      graphNode('yes', 'action', [0, 400], {
+        actionType: 'create_note',
+        config: { noteContent: 'found {{lookup.find.title}} / {{lookup.newest.title}} of {{lookup.find.count}}' },
+      }),
     ],
     edges: [
       { id: 'e1', source: 'trigger', target: 'find', sourceHandle: null },

@@ -7,6 +7,7 @@ import { startExecution, type StartResult } from '../engine/start';
 import { newId } from '../../../platform/ids';
 import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
 import { engineSuite } from '../../../test/support/engine-suite';
+import { graphNode } from '../../../test/support/definitions';
 
 const suite = engineSuite('Caps');
 
@@ -88,35 +89,20 @@ describe('run caps', () => {
 
 const lookupGraph = (source: string, after: { type: string; data: Record<string, unknown> }) => ({
   nodes: [
-    {
-      id: 'trigger',
-      type: 'trigger',
-      position: { x: 500, y: 0 },
-      data: { triggerType: 'webhook', config: { secret: 'k' } },
-    },
-    {
-      id: 'find',
-      type: 'lookup',
-      position: { x: 500, y: 200 },
-      data: {
-        label: 'Campaign leads',
-        entityType: 'Lead',
-        mode: 'all',
-        filters: [{ field: 'source', operator: 'equals', value: source }],
-        sortField: 'createdAt',
-        sortOrder: 1,
-      },
-    },
-    { id: 'each', type: after.type, position: { x: 500, y: 400 }, data: after.data },
-    {
-      id: 'none',
-      type: 'action',
-      position: { x: 800, y: 400 },
-      data: {
-        actionType: 'create_record',
-        config: { recordType: 'lead', fieldValues: { title: `nobody from ${source}` } },
-      },
-    },
+    graphNode('trigger', 'trigger', [500, 0], { triggerType: 'webhook', config: { secret: 'k' } }),
+    graphNode('find', 'lookup', [500, 200], {
+      label: 'Campaign leads',
+      entityType: 'Lead',
+      mode: 'all',
+      filters: [{ field: 'source', operator: 'equals', value: source }],
+      sortField: 'createdAt',
+      sortOrder: 1,
+    }),
+    graphNode('each', after.type, [500, 400], after.data),
+    graphNode('none', 'action', [800, 400], {
+      actionType: 'create_record',
+      config: { recordType: 'lead', fieldValues: { title: `nobody from ${source}` } },
+    }),
   ],
   edges: [
     { id: 'e1', source: 'trigger', target: 'find', sourceHandle: null },

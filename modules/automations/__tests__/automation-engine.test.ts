@@ -5,9 +5,16 @@ import { startExecution } from '../engine/start';
 import { executionWorkflowId } from '../automation-ids.pure';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { eventsFor, redeliverEvents } from '../../../test/support/outbox';
-import { action, chainGraph, createAutomation, waitFor } from '../../../test/support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  createNoteAutomation,
+  waitFor,
+} from '../../../test/support/automation-engine';
 import { activitiesOf, engineSuite } from '../../../test/support/engine-suite';
 import { expectError } from '../../../test/support/expect';
+import { graphNode } from '../../../test/support/definitions';
 
 const suite = engineSuite('Engine');
 
@@ -75,10 +82,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
 
   it('one outbox batch of 12 lead events starts every matching automation once per event, caps applied within the batch', async () => {
     const tenant = await suite.h.app.tenant('Batch starts');
-    const open = await createAutomation(
-      tenant.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'Hi {{lead.title}}' })]),
-    );
+    const open = await createNoteAutomation(tenant.http, 'Hi {{lead.title}}');
     const capped = await createAutomation(tenant.http, {
       ...chainGraph({ triggerType: 'record_created', config: { entityTypes: ['lead'] } }, [
         action('create_note', { noteContent: 'Capped {{lead.title}}' }),
@@ -214,25 +218,13 @@ describe('trigger matching from real CRM writes', () => {
 describe('conditions', () => {
   const graph = {
     nodes: [
-      { id: 'trigger', type: 'trigger', position: { x: 500, y: 0 }, data: { triggerType: 'lead_created' } },
-      {
-        id: 'big',
-        type: 'condition',
-        position: { x: 500, y: 200 },
-        data: { conditions: [{ field: 'lead.value', operator: 'greater_than', value: 1000 }], logic: 'and' },
-      },
-      {
-        id: 'yes',
-        type: 'action',
-        position: { x: 300, y: 400 },
-        data: { actionType: 'create_note', config: { noteContent: 'big' } },
-      },
-      {
-        id: 'no',
-        type: 'action',
-        position: { x: 700, y: 400 },
-        data: { actionType: 'create_note', config: { noteContent: 'small' } },
-      },
+      graphNode('trigger', 'trigger', [500, 0], { triggerType: 'lead_created' }),
+      graphNode('big', 'condition', [500, 200], {
+        conditions: [{ field: 'lead.value', operator: 'greater_than', value: 1000 }],
+        logic: 'and',
+      }),
+      graphNode('yes', 'action', [300, 400], { actionType: 'create_note', config: { noteContent: 'big' } }),
+      graphNode('no', 'action', [700, 400], { actionType: 'create_note', config: { noteContent: 'small' } }),
     ],
     edges: [
       { id: 'e1', source: 'trigger', target: 'big', sourceHandle: null },
@@ -258,10 +250,7 @@ describe('conditions', () => {
 
 describe('POST /automations/:id/trigger and /test', () => {
   it('trigger answers 202 with the queued execution; inactive automations 409; unknown 404', async () => {
-    const active = await createAutomation(
-      suite.t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'manual' })]),
-    );
+    const active = await createNoteAutomation(suite.t.http, 'manual');
     const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Manual' })).body.data;
     const res = await suite.t.http.post(`/api/v1/automations/${active}/trigger`, {
       context: { lead: { _id: lead._id, title: 'Manual' } },
@@ -275,11 +264,7 @@ describe('POST /automations/:id/trigger and /test', () => {
     expect(done.status).toBe('completed');
     expect(await notesOf(suite.t.workspaceId, lead._id)).toHaveLength(1);
 
-    const inactive = await createAutomation(
-      suite.t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'x' })]),
-      { active: false },
-    );
+    const inactive = await createNoteAutomation(suite.t.http, 'x', { active: false });
     expect((await suite.t.http.post(`/api/v1/automations/${inactive}/trigger`, {})).status).toBe(409);
     expect((await suite.t.http.post('/api/v1/automations/0123456789abcdef01234567/trigger', {})).status).toBe(404);
   });
@@ -289,10 +274,7 @@ describe('POST /automations/:id/trigger and /test', () => {
     [{ entityType: 'lead' }, 'entityId'],
     [{ entityType: 'planet', entityId: '0123456789abcdef01234567' }, 'entityType'],
   ])('trigger body %j is a 400 naming %s', async (body, field) => {
-    const id = await createAutomation(
-      suite.t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'x' })]),
-    );
+    const id = await createNoteAutomation(suite.t.http, 'x');
     expectError(await suite.t.http.post(`/api/v1/automations/${id}/trigger`, body), 400, field);
   });
 
@@ -330,22 +312,25 @@ describe('POST /automations/:id/trigger and /test', () => {
   });
 });
 
+/** A note automation (writing `note`), a lead titled `title`, and the engine's start request of one for the other. */
+async function noteStartFor(note: string, title: string) {
+  const automationId = await createNoteAutomation(suite.t.http, note);
+  const lead = (await suite.t.http.post('/api/v1/leads', { title })).body.data;
+  const start = {
+    workspaceId: suite.t.workspaceId,
+    automationId,
+    triggerType: 'lead_created',
+    entityType: 'lead',
+    entityId: lead._id,
+    context: { lead: { _id: lead._id } },
+  };
+  return { automationId, lead, start };
+}
+
 describe('idempotency', () => {
   it('the same triggerKey starts one execution; a replayed action step writes no second note', async () => {
-    const automationId = await createAutomation(
-      suite.t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'once' })]),
-    );
-    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Once' })).body.data;
-    const req = {
-      workspaceId: suite.t.workspaceId,
-      automationId,
-      triggerType: 'lead_created',
-      triggerKey: `k-${lead._id}`,
-      entityType: 'lead',
-      entityId: lead._id,
-      context: { lead: { _id: lead._id } },
-    };
+    const { automationId, lead, start } = await noteStartFor('once', 'Once');
+    const req = { ...start, triggerKey: `k-${lead._id}` };
     const [a, b] = await Promise.all([startExecution(suite.h.engine, req), startExecution(suite.h.engine, req)]);
     expect(a.status === 'skipped' || b.status === 'skipped').toBe(false);
     const ids = [a, b].map((r) => (r.status === 'skipped' ? null : r.execution._id));
@@ -389,19 +374,7 @@ describe('when Temporal refuses the start', () => {
   });
 
   it('API starts mark the row failed and answer unavailable (503); retrying callers keep it running and a retry starts it', async () => {
-    const automationId = await createAutomation(
-      suite.t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'late' })]),
-    );
-    const lead = (await suite.t.http.post('/api/v1/leads', { title: 'Late' })).body.data;
-    const base = {
-      workspaceId: suite.t.workspaceId,
-      automationId,
-      triggerType: 'lead_created',
-      entityType: 'lead',
-      entityId: lead._id,
-      context: { lead: { _id: lead._id } },
-    };
+    const { automationId, lead, start: base } = await noteStartFor('late', 'Late');
 
     await expect(startExecution(down(), { ...base, triggerKey: `api-${lead._id}` })).rejects.toMatchObject({
       code: 'unavailable',

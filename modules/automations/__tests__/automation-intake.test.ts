@@ -9,12 +9,14 @@ import {
   action,
   chainGraph,
   createAutomation,
+  createNoteAutomation,
   startEngineHarness,
   type EngineHarness,
 } from '../../../test/support/automation-engine';
 import type { Tenant } from '../../../test/support/app';
 import { automationRunQueue } from '../engine/starter';
 import type { EngineDeps } from '../engine/ports';
+import { expectOk } from '../../../test/support/expect';
 
 const CAP = 3;
 let h: EngineHarness;
@@ -64,8 +66,7 @@ describe('durable intake', () => {
 
     await sleep(1000);
     const shown = await t.http.get(`/api/v1/automations/executions/${executionId}`);
-    expect(shown.status).toBe(200);
-    expect(shown.body.data).toMatchObject({ status: 'queued', finishedAt: null });
+    expectOk(shown, { status: 'queued', finishedAt: null });
     const listed = await t.http.get(`/api/v1/automations/${id}/executions?status=queued`);
     expect(listed.body.data.map((e: { _id: string }) => e._id)).toEqual([executionId]);
     expect(await h.stepsOf(executionId)).toHaveLength(0);
@@ -82,10 +83,7 @@ describe('durable intake', () => {
   }, 60_000);
 
   it(`answers 429 with Retry-After once ${CAP} runs of the workspace wait to start; they start when the worker is back`, async () => {
-    const id = await createAutomation(
-      t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'capped' })]),
-    );
+    const id = await createNoteAutomation(t.http, 'capped');
     const lead = (await t.http.post('/api/v1/leads', { title: 'Capped' })).body.data;
     const trigger = () => t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: lead._id });
     const accepted: string[] = [];
@@ -112,10 +110,7 @@ describe('durable intake', () => {
 
   it('a queued run that is cancelled never starts', async () => {
     const lead = (await t.http.post('/api/v1/leads', { title: 'Cancelled' })).body.data;
-    const id = await createAutomation(
-      t.http,
-      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'never' })]),
-    );
+    const id = await createNoteAutomation(t.http, 'never');
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: lead._id });
     expect(res.status).toBe(202);
     const executionId = res.body.data.executionId as string;

@@ -3,7 +3,7 @@ import { withTestApp } from '../../../test/support/suites';
 import { automationBody, validGraph, workspaceCtx } from '../../../test/support/automations';
 import { eventsFor } from '../../../test/support/outbox';
 import { Automation } from '../automation.entity';
-import { expectCreated, expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -83,8 +83,7 @@ describe('POST /api/v1/automations', () => {
 
   it('accepts an empty draft (no nodes) and settings at their bounds', async () => {
     const draft = await t.http.post('/api/v1/automations', { name: 'Draft' });
-    expect(draft.status).toBe(201);
-    expect(draft.body.data).toMatchObject({
+    expectCreated(draft, {
       nodes: [],
       edges: [],
       triggerType: null,
@@ -293,8 +292,7 @@ describe('PUT /api/v1/automations/:id', () => {
   it('merges settings key by key and bumps version only when the definition changes', async () => {
     const id = await createId({ executionSettings: { failureBehavior: 'retry', retryMaxAttempts: 5 } });
     const renamed = await t.http.put(`/api/v1/automations/${id}`, { name: 'Renamed', description: null });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body.data).toMatchObject({ name: 'Renamed', description: null, version: 1 });
+    expectOk(renamed, { name: 'Renamed', description: null, version: 1 });
     const merged = await t.http.put(`/api/v1/automations/${id}`, {
       executionSettings: { retryIntervalMinutes: 60 },
       rateLimits: { maxRunsPerDay: 10 },

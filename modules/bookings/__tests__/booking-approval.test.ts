@@ -15,6 +15,7 @@ import { waitFor, type EngineHarness } from '../../../test/support/automation-en
 import { book, createConfig, freshDay } from './support';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { RECORD, receivedMails, withApprovalEngine } from './approval-suite';
+import { expectOk } from '../../../test/support/expect';
 
 let h: EngineHarness;
 let t: Tenant;
@@ -71,8 +72,7 @@ it('approve by update: pending holds the slot, approvers are e-mailed, the updat
   expect(received.raw).not.toContain('text/calendar');
 
   const res = await t.http.post(`/api/v1/bookings/${booking._id}/approve`, { notes: 'See you' });
-  expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({
+  expectOk(res, {
     status: 'approved',
     decisionNotes: 'See you',
     decidedBy: (await t.http.get('/api/v1/whoami')).body.data.user._id,
@@ -102,8 +102,7 @@ it('reject by update frees the slot and tells the attendee; a member key may dec
   const { config, day, booking } = await pending();
   const member = await h.app.key(t.workspaceId, ['read', 'write'], 'member');
   const res = await member.post(`/api/v1/bookings/${booking._id}/reject`, { reason: 'Fully booked' });
-  expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({ status: 'rejected', rejectionReason: 'Fully booked' });
+  expectOk(res, { status: 'rejected', rejectionReason: 'Fully booked' });
   expect(await slotsOf(config._id, day)).toContain(`${day}T10:00:00.000Z`);
   await untilRun(booking.approvalWorkflowId, 'COMPLETED');
   const mail = await waitFor(

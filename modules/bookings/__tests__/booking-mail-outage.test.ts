@@ -27,6 +27,7 @@ import { parkedDeliveries } from '../../../test/support/outbox';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy';
 import { startReceiver, type Receiver } from '../../../test/support/webhooks';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { expectOk } from '../../../test/support/expect';
 
 jest.setTimeout(120_000);
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'booking-mail-outage');
@@ -218,8 +219,7 @@ it('550: the e-mail fails at once, operators see it, and a retry from the admin 
 
     delete smtpBehaviour.rejectData;
     const retried = await t.http.post(`/api/v1/admin/outbox/deliveries/${row!.id}/retry`);
-    expect(retried.status).toBe(200);
-    expect(retried.body.data).toMatchObject({ _id: row!.id, status: 'queued', attempts: 0 });
+    expectOk(retried, { _id: row!.id, status: 'queued', attempts: 0 });
     await waitFor(async () => ((await parked([id])).length === 0 ? true : null), 10_000, 'the retried e-mail');
     expect(mailsTo(res.body.data.attendeeInfo.email).map((m) => m.headers.subject)).toEqual([
       expect.stringMatching(/^Confirmed/),

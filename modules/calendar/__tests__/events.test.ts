@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { factories } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -68,8 +68,7 @@ describe('POST /api/v1/events', () => {
       attendees: attendees(100),
       reminderMinutes: 40_320,
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ allDay: true, start: '2030-07-01T00:00:00.000Z', type: 'meeting' });
+    expectCreated(res, { allDay: true, start: '2030-07-01T00:00:00.000Z', type: 'meeting' });
     expect(res.body.data.attendees).toHaveLength(100);
   });
 
@@ -111,8 +110,7 @@ describe('PUT and DELETE /api/v1/events/:id', () => {
       location: 'Online',
       attendees: [{ email: 'c@d.test', status: 'tentative' }],
     });
-    expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({
+    expectOk(moved, {
       title: 'Demo',
       end: '2030-06-01T12:00:00.000Z',
       location: 'Online',

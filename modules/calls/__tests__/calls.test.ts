@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { factories, makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectCreated, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -192,8 +192,7 @@ describe('PUT and DELETE /api/v1/calls/:id', () => {
       subject: 'Demo call',
       recordingUrl: RECORDING,
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       status: 'completed',
       duration: 90,
       hasRecording: true,

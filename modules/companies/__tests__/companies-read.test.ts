@@ -3,6 +3,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { ownerReadCtx, withTwoTenants } from '../../../test/support/two-tenants';
 import { makeCompany } from '../../../test/support/factories';
+import { companyDetails } from './fixtures';
 import { getCompany, serializeCompany } from '../companies.service';
 import { Company } from '../company.entity';
 import { leanQuery } from '../../../platform/orm/lean';
@@ -17,16 +18,8 @@ const ctxFor = (tenant: Tenant) => ownerReadCtx(app, tenant);
 describe('GET /api/v1/companies/:id (lean read)', () => {
   it('answers exactly what the ORM-loaded company serializes to, every field set', async () => {
     const created = await makeCompany(t.http, {
-      cvr: '12345678',
+      ...companyDetails,
       email: 'info@acme.dk',
-      phone: '+45 1234 5678',
-      address: 'Main st 1',
-      city: 'Aarhus',
-      zip: '8000',
-      country: 'DK',
-      website: 'https://acme.dk',
-      industry: 'Software',
-      employees: 42,
       customFields: [
         { name: 'segment', value: 'SMB' },
         { name: 'seats', value: 5 },

@@ -41,6 +41,16 @@ afterAll(async () => {
 
 const contractOf = async (id: string) => (await t.http.get(`/api/v1/contracts/${id}`)).body.data;
 const events = (id: string) => contractEvents(h, id);
+/** The contract once every signer's invitation has `status` (waits up to `ms`). */
+const waitInvitations = (id: string, status: string, ms: number, what: string) =>
+  waitFor(
+    async () => {
+      const c = await contractOf(id);
+      return c.signers.every((s: any) => s.invitation.status === status) ? c : null;
+    },
+    ms,
+    what,
+  );
 
 it('mail down: each signer shows its invitation retrying with the error and the next attempt; mail back: sent', async () => {
   await proxy.down();
@@ -50,14 +60,7 @@ it('mail down: each signer shows its invitation retrying with the error and the 
   // Queued with the send, before the worker tried anything.
   expect(sent.body.data.signers.map((s: any) => s.invitation.status)).toEqual(['queued', 'queued']);
 
-  const failing = await waitFor(
-    async () => {
-      const c = await contractOf(id);
-      return c.signers.every((s: any) => s.invitation.status === 'retrying') ? c : null;
-    },
-    30_000,
-    'both invitations retrying',
-  );
+  const failing = await waitInvitations(id, 'retrying', 30_000, 'both invitations retrying');
   for (const s of failing.signers) {
     expect(s.status).toBe('pending');
     expect(s.invitedAt).toBeNull();
@@ -77,14 +80,7 @@ it('mail down: each signer shows its invitation retrying with the error and the 
     expect(e.payload).toMatchObject({ contractId: id, invitationStatus: 'retrying', noneDelivered: true, attempts: 1 });
 
   await proxy.up();
-  const delivered = await waitFor(
-    async () => {
-      const c = await contractOf(id);
-      return c.signers.every((s: any) => s.invitation.status === 'sent') ? c : null;
-    },
-    60_000,
-    'both invitations sent after mail is back',
-  );
+  const delivered = await waitInvitations(id, 'sent', 60_000, 'both invitations sent after mail is back');
   for (const s of delivered.signers) {
     expect(s.status).toBe('invited');
     expect(s.invitation).toMatchObject({ lastError: null, nextAttemptAt: null });

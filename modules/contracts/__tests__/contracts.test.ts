@@ -13,20 +13,19 @@ import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
-import { contractEvents, createContract, linksFor, signerEmail, withContractStack } from './support';
+import { contractEvents, createContract, linksFor, RECORD, signerEmail, withContractStack } from './support';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { startReceiver } from '../../../test/support/webhooks';
-import { expectError } from '../../../test/support/expect';
+import { expectError, expectOk } from '../../../test/support/expect';
 
 let h: EngineHarness;
 let smtp: LocalSmtp;
 let t: Tenant;
 let pub: HttpClient;
-const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
 
 withContractStack((s) => ({ h, smtp, t, pub } = s), {
   tenant: 'Contracts',
-  env: { CONTRACT_REMINDER_INTERVAL_MS: '1500', ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}) },
+  env: { CONTRACT_REMINDER_INTERVAL_MS: '1500' },
 });
 
 const em = () => h.app.runtime.deps.orm.em.fork();
@@ -46,6 +45,9 @@ const waitLinks = (email: string, n = 1, p = '') =>
   );
 const send = (id: string, body: Record<string, unknown> = { reminderIntervalHours: null }) =>
   t.http.post(`/api/v1/contracts/${id}/send`, body);
+/** A parallel contract whose deadline passes `ms` from now. */
+const parallelWithDeadline = (ms: number) =>
+  createContract(t.http, { mode: 'parallel', deadlineAt: new Date(Date.now() + ms).toISOString() });
 const sign = (
   token: string,
   body: Record<string, unknown> = { typedName: 'Signed Name' },
@@ -186,8 +188,7 @@ describe('the signing envelope', () => {
       ],
     });
     const sent = await send(id);
-    expect(sent.status).toBe(200);
-    expect(sent.body.data).toMatchObject({ status: 'sent', workflowId: `contract-envelope:${t.workspaceId}:${id}` });
+    expectOk(sent, { status: 'sent', workflowId: `contract-envelope:${t.workspaceId}:${id}` });
     expect(sent.body.data.documentSha256).toMatch(/^[0-9a-f]{64}$/);
     expect((await send(id)).status).toBe(409);
     const [a] = await waitLinks(signers[0]!.email);
@@ -200,16 +201,14 @@ describe('the signing envelope', () => {
     );
 
     const view = await pub.get(`/public/contracts/sign/${a}`, { headers: { accept: 'application/json' } });
-    expect(view.status).toBe(200);
-    expect(view.body.data).toMatchObject({ status: 'sent', signer: { name: 'Ann', status: 'viewed', canSign: true } });
+    expectOk(view, { status: 'sent', signer: { name: 'Ann', status: 'viewed', canSign: true } });
     const html = await pub.get(`/public/contracts/sign/${a}`, { headers: { accept: 'text/html' } });
     expect(html.headers.get('content-type')).toContain('text/html');
     expect(html.body).toContain('Ann');
     expect((await statusOf(id)).signers[0].status).toBe('viewed');
 
     const s1 = await sign(a!, { typedName: 'Ann A.' }, { 'x-forwarded-for': '203.0.113.7' });
-    expect(s1.status).toBe(200);
-    expect(s1.body.data).toMatchObject({ status: 'signed', replayed: false });
+    expectOk(s1, { status: 'signed', replayed: false });
     const again = await sign(a!, { typedName: 'Ann A.' });
     expect(again.status).toBe(200);
     expect(again.body.data.replayed).toBe(true);
@@ -338,8 +337,7 @@ describe('the signing envelope', () => {
     await send(id);
     const [a] = await waitLinks(signers[0]!.email);
     const res = await t.http.post(`/api/v1/contracts/${id}/void`, { reason: 'Wrong terms', notifySigners: true });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'voided', voidReason: 'Wrong terms' });
+    expectOk(res, { status: 'voided', voidReason: 'Wrong terms' });
     expect((await sign(a!)).status).toBe(410);
     expect(await workflowDone(id)).toBe('COMPLETED');
     await waitFor(
@@ -353,10 +351,7 @@ describe('the signing envelope', () => {
   }, 40_000);
 
   it('deadlineAt passing expires the envelope (durable timer)', async () => {
-    const { id, signers } = await createContract(t.http, {
-      mode: 'parallel',
-      deadlineAt: new Date(Date.now() + 3000).toISOString(),
-    });
+    const { id, signers } = await parallelWithDeadline(3000);
     await send(id);
     const [a] = await waitLinks(signers[0]!.email);
     const c = await waitStatus(id, 'expired', 15_000);
@@ -367,10 +362,7 @@ describe('the signing envelope', () => {
   }, 30_000);
 
   it('every signature before the deadline: accepted, never expired afterwards', async () => {
-    const { id, signers } = await createContract(t.http, {
-      mode: 'parallel',
-      deadlineAt: new Date(Date.now() + 4000).toISOString(),
-    });
+    const { id, signers } = await parallelWithDeadline(4000);
     await send(id);
     for (const s of signers) expect((await sign((await waitLinks(s.email))[0]!)).status).toBe(200);
     await waitStatus(id, 'accepted');

@@ -25,7 +25,7 @@ import {
   waitFor,
   type EngineHarness,
 } from '../../../test/support/automation-engine';
-import { contractEvents, createContract, linksFor, signerEmail, withContractStack } from './support';
+import { contractEvents, createContract, linksFor, RECORD, signerEmail, withContractStack } from './support';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { expectError } from '../../../test/support/expect';
 import { webhookTypeOf } from '../../webhooks/event-types';
@@ -35,13 +35,8 @@ let h: EngineHarness;
 let smtp: LocalSmtp;
 let t: Tenant;
 let pub: HttpClient;
-/** RECORD_CONTRACT_FIXTURE=1 writes the extension's history (plain payloads) as a replay fixture. */
-const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
-
-withContractStack((s) => ({ h, smtp, t, pub } = s), {
-  tenant: 'Contract changes',
-  env: RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {},
-});
+// RECORD_CONTRACT_FIXTURE=1 (RECORD) writes the extension's history as a replay fixture.
+withContractStack((s) => ({ h, smtp, t, pub } = s), { tenant: 'Contract changes' });
 
 const em = () => h.app.runtime.deps.orm.em.fork();
 const contractRow = (id: string) => em().findOne(Contract, { _id: id }, { filters: false });

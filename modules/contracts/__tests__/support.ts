@@ -7,6 +7,12 @@ import { assertCatalogued } from '../../../test/support/outbox';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { unique } from '../../../test/support/unique';
 
+/**
+ * RECORD_CONTRACT_FIXTURE=1: the contract suites run with plain payloads (withContractStack) and write their
+ * workflow histories as replay fixtures.
+ */
+export const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
+
 /** What a contract suite runs against (withContractStack). */
 export interface ContractStack {
   h: EngineHarness;
@@ -18,8 +24,8 @@ export interface ContractStack {
 
 /**
  * The set-up the contract suites share: a local SMTP server, the engine harness mailing through it (with `env` over
- * the mail settings and the webhook secret key) and its worker, and one tenant, handed to `set` before the file's
- * tests; all closed after them.
+ * the mail settings and the webhook secret key; plain payloads when RECORD) and its worker, and one tenant, handed to
+ * `set` before the file's tests; all closed after them.
  */
 export function withContractStack(
   set: (s: ContractStack) => void,
@@ -34,6 +40,7 @@ export function withContractStack(
       MAIL_FROM: 'CRM <crm@example.test>',
       SECRETS_ENCRYPTION_KEY: 'test-encryption-key-for-webhook-secrets',
       ...opts.env,
+      ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
     });
     stack.h = h;
     // The worker's SMTP pool is closed with the harness, so the local SMTP server can stop.

@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makeLead, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -103,8 +103,7 @@ describe('POST /api/v1/crm-connect/calls', () => {
       startedAt: '2030-01-01T12:00:00Z',
       externalId: 'pbx-1',
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       phone: '+45 12 34 56 78',
       personId: ids.person,
       companyId: ids.company,
@@ -132,8 +131,7 @@ describe('POST /api/v1/crm-connect/calls', () => {
     const lead = await t.http.post('/api/v1/crm-connect/calls', { phone: '+4599887766', subject: 'Inquiry' });
     expect(lead.body.data).toMatchObject({ leadId: ids.lead, companyId: null, personId: null, subject: 'Inquiry' });
     const unknown = await t.http.post('/api/v1/crm-connect/calls', { phone: 'anonymous' });
-    expect(unknown.status).toBe(201);
-    expect(unknown.body.data).toMatchObject({ phone: 'anonymous', companyId: null, personId: null, leadId: null });
+    expectCreated(unknown, { phone: 'anonymous', companyId: null, personId: null, leadId: null });
   });
 
   it('is idempotent on externalId: a repeat answers the stored call with 200 and writes nothing', async () => {

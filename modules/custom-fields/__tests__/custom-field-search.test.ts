@@ -1,6 +1,6 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { expectError } from '../../../test/support/expect';
+import { expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -167,8 +167,7 @@ describe('search results and paging', () => {
 
   it('GET describes the search: fields, operators and an example', async () => {
     const res = await t.http.get('/api/v1/custom-fields/search');
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ method: 'POST', path: '/api/v1/custom-fields/search' });
+    expectOk(res, { method: 'POST', path: '/api/v1/custom-fields/search' });
     expect(res.body.data.operators.map((o: any) => o.name)).toEqual([
       'equals',
       'not_equals',

@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makePerson, unique } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -26,8 +26,7 @@ describe('POST /api/v1/custom-fields', () => {
       options: ['gold', { value: 'silver', label: 'Silver', color: '#ccc' }],
       required: true,
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       entityType: 'deal',
       key: 'contractTier',
       label: 'Contract tier',
@@ -165,8 +164,7 @@ describe('GET/PUT/DELETE /api/v1/custom-fields/:id', () => {
       key: def.key,
       entityType: 'company',
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ label: 'Renamed', required: true, key: def.key, type: 'select' });
+    expectOk(res, { label: 'Renamed', required: true, key: def.key, type: 'select' });
     expect(res.body.data.options.map((o: any) => o.value)).toEqual(['a', 'b', 'c']);
     const events = await eventsFor(app.runtime.deps.orm, def._id);
     expect(events.map((e) => e.type)).toEqual(['custom_field_created', 'custom_field_updated']);

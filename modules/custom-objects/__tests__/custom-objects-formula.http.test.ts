@@ -1,5 +1,6 @@
 import type { Tenant } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
+import { expectCreated } from '../../../test/support/expect';
 
 let t: Tenant;
 const base = '/api/v1/custom-objects';
@@ -50,8 +51,7 @@ describe('formula fields', () => {
       type: 'formula',
       expression: 'price * qty',
     });
-    expect(field.status).toBe(201);
-    expect(field.body.data).toMatchObject({ slug: 'total', type: 'formula', expression: 'price * qty' });
+    expectCreated(field, { slug: 'total', type: 'formula', expression: 'price * qty' });
     expect((await get(a)).total).toBe(30);
     expect((await get(b)).total).toBeUndefined();
 

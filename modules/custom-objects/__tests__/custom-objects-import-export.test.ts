@@ -1,5 +1,6 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
+import { expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -32,8 +33,7 @@ describe('POST /api/v1/import/custom-objects/:slug', () => {
         { customFields: { name: 'Screw', serial: 'S-2' } },
       ],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       entityType: 'custom_object',
       dryRun: false,
       dedupe: 'none',
@@ -79,8 +79,7 @@ describe('POST /api/v1/import/custom-objects/:slug', () => {
       validate: true,
       rows: [{ name: 'Gear', serial: 'S-9' }, { name: 'Dup', serial: 'S-1' }, { serial: 'S-10' }],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ importId: null, dryRun: true, total: 3, created: 1, failed: 2 });
+    expectOk(res, { importId: null, dryRun: true, total: 3, created: 1, failed: 2 });
     expect(res.body.data.errors.map((e: { row: number }) => e.row)).toEqual([1, 2]);
     expect((await records(t, 'parts')).total).toBe(before);
   });

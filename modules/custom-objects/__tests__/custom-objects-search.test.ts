@@ -3,6 +3,7 @@ import { reindex } from '../../../search/reindex';
 import { HttpClient, type Tenant, type TestApp } from '../../../test/support/app';
 import { testMeili, uniqueIndexPrefix } from '../../../test/support/search';
 import { withSearchIndexing } from '../../../test/support/search-suite';
+import { expectOk } from '../../../test/support/expect';
 
 // Records written through the API reach Meilisearch through the outbox (a dispatcher limited to this
 // file's workspaces, under a per-run index prefix).
@@ -174,8 +175,7 @@ describe('GET /api/v1/custom-objects/search', () => {
   it('answers from Postgres with degraded: true when Meilisearch is down (PII still not matched)', async () => {
     const http = new HttpClient(dead.baseUrl, a.apiKey);
     const res = await http.get(`${base}/search?q=quasarlight`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       degraded: true,
       total: 1,
       hits: [

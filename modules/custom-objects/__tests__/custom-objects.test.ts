@@ -1,6 +1,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany } from '../../../test/support/factories';
+import { expectCreated } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -24,8 +25,7 @@ describe('definitions', () => {
       color: '#3366FF',
       icon: 'cog',
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       slug: 'machines',
       color: '#3366ff',
       useAccentNavIcon: true,
@@ -149,8 +149,7 @@ describe('fields and values', () => {
       meta: { any: [1, 2] },
     };
     const res = await t.http.post(`${base}/things/records`, good);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       ...good,
       at: '2026-12-01T09:00:00.000Z',
       tags: ['x', 'y'],

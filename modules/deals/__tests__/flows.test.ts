@@ -1,7 +1,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -99,8 +99,7 @@ describe('flows CRUD', () => {
     const second = await makeFlow(fresh, { title: 'Second' });
     expect(second.isDefault).toBe(false);
     const upd = await fresh.http.put(`/api/v1/flows/${second._id}`, { description: 'desc', isDefault: true });
-    expect(upd.status).toBe(200);
-    expect(upd.body.data).toMatchObject({ title: 'Second', description: 'desc', isDefault: true });
+    expectOk(upd, { title: 'Second', description: 'desc', isDefault: true });
     expect(upd.body.data.stages).toHaveLength(3);
     expect((await fresh.http.get(`/api/v1/flows/${first._id}`)).body.data.isDefault).toBe(false);
     const clear = await fresh.http.put(`/api/v1/flows/${second._id}`, { description: '' });
@@ -184,8 +183,7 @@ describe('stages', () => {
   it('POST adds a stage after the last one (201 with the stage), PUT updates it, DELETE removes it (body or query id)', async () => {
     const flow = await makeFlow(t);
     const add = await t.http.post(`/api/v1/flows/${flow._id}/stages`, { title: 'Review', probability: 60 });
-    expect(add.status).toBe(201);
-    expect(add.body.data).toMatchObject({ title: 'Review', order: 4, type: 'open', probability: 60, flowId: flow._id });
+    expectCreated(add, { title: 'Review', order: 4, type: 'open', probability: 60, flowId: flow._id });
     const stageId = add.body.data.id;
     const early = await t.http.post(`/api/v1/flows/${flow._id}/stages`, { title: 'Zero', order: 0.5, type: 'lost' });
     expect(early.body.data.order).toBe(0.5);
@@ -199,8 +197,7 @@ describe('stages', () => {
       type: 'open',
       probability: null,
     });
-    expect(upd.status).toBe(200);
-    expect(upd.body.data).toMatchObject({ id: stageId, title: 'Legal review', order: 1.5, probability: null });
+    expectOk(upd, { id: stageId, title: 'Legal review', order: 1.5, probability: null });
     expect((await t.http.get(`/api/v1/flows/${flow._id}`)).body.data.stages.map((s: any) => s.title)).toEqual([
       'Zero',
       'A',

@@ -8,7 +8,7 @@ import { connectAccount } from '../../../test/support/email';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { makeUser } from '../../../test/support/users';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError } from '../../../test/support/expect';
 import { withEngine } from '../../../test/support/engine-suite';
 
 // Bulk e-mail end to end: the API, an in-process worker on this file's task queue, a real SMTP
@@ -67,8 +67,7 @@ describe('POST /emails/bulk (queued)', () => {
         addr(p, 1).toUpperCase(),
       ],
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       queued: true,
       duplicatesRemoved: 1,
       summary: { total: 3, pending: 3, sent: 0, failed: 0 },
@@ -189,8 +188,7 @@ describe('POST /emails/bulk (immediate)', () => {
       recipients,
       immediate: true,
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ immediate: true, summary: { total: 10, sent: 10, failed: 0, pending: 0 } });
+    expectCreated(res, { immediate: true, summary: { total: 10, sent: 10, failed: 0, pending: 0 } });
     expect(res.body.data.results).toHaveLength(10);
     expect(res.body.data.results[3]).toMatchObject({ index: 3, email: addr(p, 3), status: 'sent' });
     // Already delivered when the response came back.

@@ -5,6 +5,7 @@ import { makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { withMailbox } from '../../../test/support/mail-suite';
+import { expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let smtp: LocalSmtp;
@@ -195,8 +196,7 @@ it('keeps the calendar invite of a received e-mail, reads it and answers it (iCa
   expect(email.hasCalendarInvite).toBe(true);
 
   const invite = await t.http.get(`/api/v1/emails/${email._id}/calendar-invite`);
-  expect(invite.status).toBe(200);
-  expect(invite.body.data).toMatchObject({
+  expectOk(invite, {
     emailId: email._id,
     method: 'REQUEST',
     uid: 'meet-1@example.com',
@@ -214,8 +214,7 @@ it('keeps the calendar invite of a received e-mail, reads it and answers it (iCa
     response: 'accepted',
     comment: 'See you',
   });
-  expect(rsvp.status).toBe(200);
-  expect(rsvp.body.data).toMatchObject({
+  expectOk(rsvp, {
     emailId: email._id,
     uid: 'meet-1@example.com',
     response: 'accepted',

@@ -7,7 +7,7 @@ import { makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { makeUser } from '../../../test/support/users';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 import { withMailbox } from '../../../test/support/mail-suite';
 
 let app: TestApp;
@@ -143,8 +143,7 @@ describe('POST /emails', () => {
   it('accepts to as a string and text only', async () => {
     const s = subject();
     const res = await t.http.post('/api/v1/emails', { accountId, to: 'bob@example.com', subject: s, text: 'plain' });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ to: ['bob@example.com'], text: 'plain', html: null });
+    expectCreated(res, { to: ['bob@example.com'], text: 'plain', html: null });
     expect(received(s)).toHaveLength(1);
   });
 
@@ -228,8 +227,7 @@ describe('POST /emails', () => {
     expect(mail!.headers.references).toBe(`${first.messageId} ${second.messageId}`);
 
     const thread = await t.http.get(`/api/v1/emails/threads/${first._id}`);
-    expect(thread.status).toBe(200);
-    expect(thread.body.data).toMatchObject({ threadId: first._id, count: 3 });
+    expectOk(thread, { threadId: first._id, count: 3 });
     expect(thread.body.data.emails.map((e: { _id: string }) => e._id)).toEqual([first._id, second._id, third._id]);
     expect((await t.http.get('/api/v1/emails/threads/0123456789abcdef01234567')).status).toBe(404);
     // A Message-ID we never saw still threads the headers, in a new thread.

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { expectCreated } from '../../../test/support/expect';
 
 /**
  * A small Google Drive v3 stand-in: OAuth refresh, about, drives, files list (parents / name / recent), get, create.
@@ -150,8 +151,7 @@ describe('Google Drive through the Drive API v3', () => {
   it('links a Drive file, creates a Google Doc and syncs', async () => {
     const lead = (await t.http.post('/api/v1/leads', { title: 'Drive lead' })).body.data._id;
     const linked = await t.http.post('/api/v1/files/cloud/link', { itemId: 'g1', entityType: 'lead', entityId: lead });
-    expect(linked.status).toBe(201);
-    expect(linked.body.data).toMatchObject({
+    expectCreated(linked, {
       name: 'Price list.pdf',
       contentType: 'application/pdf',
       size: 5120,

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk, expectQueriesRefused } from '../../../test/support/expect';
+import { withTenantOfApp } from '../../../test/support/suites';
 
 /** A small Microsoft Graph (OneDrive) stand-in: OAuth refresh, drive, children, search, recent, items, create. */
 interface FakeItem {
@@ -110,6 +111,17 @@ let app: TestApp;
 let t: Tenant;
 let graphBase: string;
 
+/** The app's settings: OneDrive against the fake Graph server (once listening), Google Drive off. */
+const oneDriveEnv = (): Record<string, string> => ({
+  ONEDRIVE_CLIENT_ID: 'od-client',
+  ONEDRIVE_CLIENT_SECRET: 'od-secret',
+  ONEDRIVE_REFRESH_TOKEN: 'od-refresh',
+  MS_GRAPH_URL: `${graphBase}/v1.0`,
+  MS_LOGIN_URL: graphBase,
+  OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+  GOOGLE_DRIVE_CLIENT_ID: '',
+});
+
 beforeAll(async () => {
   reset();
   server = http.createServer((req, res) => {
@@ -120,15 +132,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   graphBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   bare = await startTestApp({ ONEDRIVE_CLIENT_ID: '', GOOGLE_DRIVE_CLIENT_ID: '' });
-  app = await startTestApp({
-    ONEDRIVE_CLIENT_ID: 'od-client',
-    ONEDRIVE_CLIENT_SECRET: 'od-secret',
-    ONEDRIVE_REFRESH_TOKEN: 'od-refresh',
-    MS_GRAPH_URL: `${graphBase}/v1.0`,
-    MS_LOGIN_URL: graphBase,
-    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-    GOOGLE_DRIVE_CLIENT_ID: '',
-  });
+  app = await startTestApp(oneDriveEnv());
   t = await app.tenant();
 });
 afterAll(async () => {
@@ -181,9 +185,8 @@ describe('cloud storage and integrations without configuration', () => {
 
   it('validates browse, link and create input before anything else', async () => {
     const tenant = await bare.tenant();
-    for (const q of ['recent=maybe', 'provider=dropbox', 'limit=101', 'query=', 'parentId=a%20b']) {
-      expect([q, (await tenant.http.get(`/api/v1/files/cloud/browse?${q}`)).status]).toEqual([q, 400]);
-    }
+    const badQueries = ['recent=maybe', 'provider=dropbox', 'limit=101', 'query=', 'parentId=a%20b'];
+    await expectQueriesRefused(tenant.http, '/api/v1/files/cloud/browse?', badQueries);
     for (const body of [
       {},
       { itemId: '' },
@@ -269,8 +272,7 @@ describe('OneDrive through Microsoft Graph', () => {
       entityType: 'company',
       entityId: company,
     });
-    expect(linked.status).toBe(201);
-    expect(linked.body.data).toMatchObject({
+    expectCreated(linked, {
       name: 'Offer.docx',
       source: 'cloud',
       storage: null,
@@ -309,8 +311,7 @@ describe('OneDrive through Microsoft Graph', () => {
     items.get('i1')!.name = 'Offer v2.docx';
     items.delete('i2');
     const sync = await t.http.post('/api/v1/integrations/onedrive/sync', { fullSync: true });
-    expect(sync.status).toBe(200);
-    expect(sync.body.data).toMatchObject({
+    expectOk(sync, {
       provider: 'onedrive',
       fullSync: true,
       itemsChecked: 3,
@@ -336,23 +337,11 @@ describe('OneDrive through Microsoft Graph', () => {
   });
 
   it('a provider limited to other workspaces is not connected here', async () => {
-    const limited = await startTestApp({
-      ONEDRIVE_CLIENT_ID: 'od-client',
-      ONEDRIVE_CLIENT_SECRET: 'od-secret',
-      ONEDRIVE_REFRESH_TOKEN: 'od-refresh',
-      ONEDRIVE_WORKSPACE_IDS: '0123456789abcdef01234567',
-      MS_GRAPH_URL: `${graphBase}/v1.0`,
-      MS_LOGIN_URL: graphBase,
-      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-      GOOGLE_DRIVE_CLIENT_ID: '',
-    });
-    try {
-      const tenant = await limited.tenant();
+    const limited = { ...oneDriveEnv(), ONEDRIVE_WORKSPACE_IDS: '0123456789abcdef01234567' };
+    await withTenantOfApp(limited, async (tenant) => {
       expect((await tenant.http.get('/api/v1/files/cloud/accounts')).body.total).toBe(0);
       const res = await tenant.http.get('/api/v1/files/cloud/browse?provider=onedrive');
       expectError(res, 503, /ONEDRIVE_WORKSPACE_IDS/);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });

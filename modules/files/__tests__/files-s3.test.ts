@@ -6,6 +6,8 @@ import { startS3TestServer, type RunningS3 } from '../../../infra/s3-test-server
 import { fileStorageFor } from '../storage-factory';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { PNG_BYTES, uploadFile } from '../../../test/support/files';
+import { withTenantOfApp } from '../../../test/support/suites';
+import { expectCreated } from '../../../test/support/expect';
 
 const LIMIT = 2048;
 let s3: RunningS3;
@@ -13,19 +15,22 @@ let app: TestApp;
 let t: Tenant;
 let client: S3Client;
 
+/** The app's settings: the local S3 server (once started). */
+const s3Env = (): Record<string, string> => ({
+  FILE_STORAGE: 's3',
+  S3_ENDPOINT: s3.endpoint,
+  S3_BUCKET: s3.bucket,
+  S3_REGION: 'eu-north-1',
+  S3_ACCESS_KEY_ID: 'test-key',
+  S3_SECRET_ACCESS_KEY: 'test-secret',
+  S3_FORCE_PATH_STYLE: 'true',
+  S3_KEY_PREFIX: 'crm/',
+  FILE_MAX_BYTES: String(LIMIT),
+});
+
 beforeAll(async () => {
   s3 = await startS3TestServer('crm-files');
-  app = await startTestApp({
-    FILE_STORAGE: 's3',
-    S3_ENDPOINT: s3.endpoint,
-    S3_BUCKET: s3.bucket,
-    S3_REGION: 'eu-north-1',
-    S3_ACCESS_KEY_ID: 'test-key',
-    S3_SECRET_ACCESS_KEY: 'test-secret',
-    S3_FORCE_PATH_STYLE: 'true',
-    S3_KEY_PREFIX: 'crm/',
-    FILE_MAX_BYTES: String(LIMIT),
-  });
+  app = await startTestApp(s3Env());
   t = await app.tenant();
   client = new S3Client({
     region: 'eu-north-1',
@@ -47,8 +52,7 @@ describe('S3-compatible storage (gofakes3)', () => {
   it('stores an upload as an object, serves it through a presigned URL that expires, deletes it with the file', async () => {
     const data = new Uint8Array([...PNG_BYTES, ...Array.from({ length: LIMIT - PNG_BYTES.length }, (_, i) => i % 256)]);
     const made = await uploadFile(t.http, data, { filename: 'chart.png' });
-    expect(made.status).toBe(201);
-    expect(made.body.data).toMatchObject({
+    expectCreated(made, {
       storage: 's3',
       size: LIMIT,
       contentType: 'image/png',
@@ -96,34 +100,18 @@ describe('S3-compatible storage (gofakes3)', () => {
   });
 
   it('an unreachable store answers 503 with Retry-After and records nothing', async () => {
-    const down = await startTestApp({
-      FILE_STORAGE: 's3',
-      S3_ENDPOINT: 'http://127.0.0.1:9',
-      S3_BUCKET: 'x',
-      S3_ACCESS_KEY_ID: 'k',
-      S3_SECRET_ACCESS_KEY: 's',
-      S3_FORCE_PATH_STYLE: 'true',
-    });
-    try {
-      const tenant = await down.tenant();
+    // The file's settings with an endpoint nothing listens on.
+    await withTenantOfApp({ ...s3Env(), S3_ENDPOINT: 'http://127.0.0.1:9' }, async (tenant) => {
       const res = await uploadFile(tenant.http, 'hello');
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBeTruthy();
       expect((await tenant.http.get('/api/v1/files')).body.total).toBe(0);
-    } finally {
-      await down.close();
-    }
+    });
   });
 
   it('S3 without its settings answers 503 not_configured naming the variables', async () => {
-    const bare = await startTestApp({
-      FILE_STORAGE: 's3',
-      S3_BUCKET: '',
-      S3_ACCESS_KEY_ID: '',
-      S3_SECRET_ACCESS_KEY: '',
-    });
-    try {
-      const tenant = await bare.tenant();
+    const bare = { FILE_STORAGE: 's3', S3_BUCKET: '', S3_ACCESS_KEY_ID: '', S3_SECRET_ACCESS_KEY: '' };
+    await withTenantOfApp(bare, async (tenant) => {
       const res = await uploadFile(tenant.http, 'hello');
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({
@@ -131,8 +119,6 @@ describe('S3-compatible storage (gofakes3)', () => {
         error: expect.stringMatching(/S3_BUCKET.*S3_ACCESS_KEY_ID.*S3_SECRET_ACCESS_KEY/),
       });
       expect((await tenant.http.get('/api/v1/files')).status).toBe(200);
-    } finally {
-      await bare.close();
-    }
+    });
   });
 });

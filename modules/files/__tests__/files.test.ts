@@ -6,7 +6,7 @@ import path from 'node:path';
 import { UrlSigner } from '../signed-token';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { PNG_BYTES, uploadFile } from '../../../test/support/files';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
 const LIMIT = 1000;
 let app: TestApp;
@@ -44,8 +44,7 @@ describe('uploads', () => {
     const before = await fileCount();
     const atLimit = filled(LIMIT);
     const ok = await uploadFile(t.http, atLimit, { filename: 'limit.txt' });
-    expect(ok.status).toBe(201);
-    expect(ok.body.data).toMatchObject({
+    expectCreated(ok, {
       name: 'limit.txt',
       size: LIMIT,
       sha256: sha256(atLimit),
@@ -182,8 +181,7 @@ describe('reading, downloading and deleting', () => {
     const data = bytes('%PDF-1.4\nquote');
     const made = (await uploadFile(t.http, data, { filename: 'Quote Q1 æøå.pdf' })).body.data;
     const got = await t.http.get(`/api/v1/files/${made._id}`);
-    expect(got.status).toBe(200);
-    expect(got.body.data).toMatchObject({
+    expectOk(got, {
       _id: made._id,
       name: made.name,
       contentType: 'application/pdf',
@@ -277,8 +275,7 @@ describe('folders', () => {
   it('creates folders, keeps sibling names unique, files go in, only empty folders are deleted', async () => {
     const tenant = await app.tenant();
     const docs = await tenant.http.post('/api/v1/folders', { name: 'Contracts' });
-    expect(docs.status).toBe(201);
-    expect(docs.body.data).toMatchObject({ name: 'Contracts', parentId: null, fileCount: 0, folderCount: 0 });
+    expectCreated(docs, { name: 'Contracts', parentId: null, fileCount: 0, folderCount: 0 });
     expect((await tenant.http.post('/api/v1/folders', { name: 'contracts' })).status).toBe(409);
     const sub = await tenant.http.post('/api/v1/folders', { name: 'Contracts', parentId: docs.body.data._id });
     expect(sub.status).toBe(201);

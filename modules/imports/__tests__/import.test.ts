@@ -1,8 +1,8 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { makeCompany, makeLead, makePerson } from '../../../test/support/factories';
+import { createVia, makeCompany, makeLead, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -25,8 +25,7 @@ describe('POST /api/v1/import/companies', () => {
         { name: 'Imported Two', employees: 3 },
       ],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       entityType: 'company',
       dryRun: false,
       dedupe: 'skip',
@@ -156,8 +155,7 @@ describe('POST /api/v1/import/validate', () => {
       { name: 'Bad', employees: -1 },
     ];
     const res = await mine.http.post('/api/v1/import/validate', { entityType: 'companies', rows });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       importId: null,
       dryRun: true,
       entityType: 'company',
@@ -178,18 +176,14 @@ describe('POST /api/v1/import/validate', () => {
 
   it('checks what only the service knows: required custom fields and references', async () => {
     const mine = await app.tenant();
-    expect(
-      (
-        await mine.http.post('/api/v1/custom-fields', {
-          entityType: 'lead',
-          key: 'region',
-          label: 'Region',
-          type: 'select',
-          options: [{ value: 'north', label: 'North' }],
-          required: true,
-        })
-      ).status,
-    ).toBe(201);
+    await createVia(mine.http, '/api/v1/custom-fields', {
+      entityType: 'lead',
+      key: 'region',
+      label: 'Region',
+      type: 'select',
+      options: [{ value: 'north', label: 'North' }],
+      required: true,
+    });
     const res = await mine.http.post('/api/v1/import/validate', {
       entityType: 'lead',
       rows: [
@@ -235,8 +229,7 @@ describe('limits, access and history', () => {
     const mine = await app.tenant();
     await mine.http.post('/api/v1/import/people', { rows: [{ firstName: 'First run' }] });
     const big = await mine.http.post('/api/v1/import/companies', { rows: Array.from({ length: 5000 }, () => ({})) });
-    expect(big.status).toBe(200);
-    expect(big.body.data).toMatchObject({ total: 5000, failed: 5000 });
+    expectOk(big, { total: 5000, failed: 5000 });
     expect(big.body.data.errors).toHaveLength(5000);
     const history = await mine.http.get('/api/v1/import/history?limit=1');
     expect(history.body).toMatchObject({ page: 1, limit: 1, total: 2 });

@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -141,8 +141,7 @@ describe('POST /api/v1/inbound (form-urlencoded and form-builder)', () => {
       undefined,
       form('companyName=&personFirstName=Blank&personEmail=&dealValue=&tags='),
     );
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ company: null, deal: null, person: { action: 'created' } });
+    expectCreated(res, { company: null, deal: null, person: { action: 'created' } });
   });
 
   it.each([
@@ -403,8 +402,7 @@ describe('POST /api/v1/webhooks/connector', () => {
       source: 'zapier',
     };
     const res = await t.http.post('/api/v1/webhooks/connector', body);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       company: null,
       person: { action: 'created' },
       lead: { action: 'created' },

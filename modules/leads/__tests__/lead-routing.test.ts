@@ -7,7 +7,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeLead, unique } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
 import { workspaceCtx } from '../../../test/support/automations';
 
 let app: TestApp;
@@ -48,8 +48,7 @@ describe('routing rules CRUD', () => {
       assignment: { type: 'user', userId: u1 },
       sortOrder: 10,
     });
-    expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({
+    expectCreated(a, {
       name: 'Web to Ann',
       description: null,
       conditions: [{ field: 'source', operator: 'equals', value: 'web' }],

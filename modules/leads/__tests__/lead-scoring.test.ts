@@ -11,7 +11,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeLead, makePerson, unique } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
 import { workspaceCtx } from '../../../test/support/automations';
 
 let app: TestApp;
@@ -50,8 +50,7 @@ describe('scoring rules CRUD', () => {
       sortOrder: 5,
     };
     const a = await rule(mine.http, hasEmail);
-    expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({ ...hasEmail, isActive: true });
+    expectCreated(a, { ...hasEmail, isActive: true });
     const b = (
       await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'equals', value: false, points: -5 })
     ).body.data;
@@ -369,8 +368,7 @@ describe('lead scores', () => {
   it('accept exists / not_exists on the boolean fields (true / false), next to equals true/false', async () => {
     const mine = await app.tenant();
     const created = await rule(mine.http, { name: 'Has e-mail', field: 'hasEmail', condition: 'exists', points: 30 });
-    expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ field: 'hasEmail', condition: 'exists', value: null });
+    expectCreated(created, { field: 'hasEmail', condition: 'exists', value: null });
     await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'not_exists', points: 5 });
     await rule(mine.http, { name: 'Has value', field: 'hasValue', condition: 'exists', points: 7 });
     await rule(mine.http, {

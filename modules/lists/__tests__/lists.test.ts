@@ -1,9 +1,6 @@
-import { Company } from '../../companies/company.entity';
-import { newId } from '../../../platform/ids';
-import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { makeCompany, makePerson } from '../../../test/support/factories';
+import { makeCompany, makePerson, seedCompanies } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { expectCreated, expectError } from '../../../test/support/expect';
 
@@ -168,18 +165,7 @@ describe('list items', () => {
 
   it('adds exactly 500 ids in one call; 501 is refused', async () => {
     const list = (await makeList(t.http)).body.data;
-    const em = forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId);
-    const ids = Array.from({ length: 500 }, (_, i) => {
-      const now = new Date();
-      return em.create(Company, {
-        _id: newId(now),
-        workspaceId: t.workspaceId,
-        createdAt: now,
-        updatedAt: now,
-        name: `Seed ${i}`,
-      })._id;
-    });
-    await em.flush();
+    const ids = await seedCompanies(app, t.workspaceId, 500, 'Seed');
     const res = await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: ids });
     expect(res.body.data).toEqual({ added: 500, alreadyPresent: 0 });
     expectError(

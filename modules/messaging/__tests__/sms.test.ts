@@ -7,7 +7,8 @@ import { startTestApp, type Tenant, type TestApp } from '../../../test/support/a
 import { eventsFor } from '../../../test/support/outbox';
 import { uniquePhone } from '../../../test/support/sms';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
-import { expectCreated, expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
+import { withTenantOfApp } from '../../../test/support/suites';
 
 // The SMS API against the real app, Postgres and Temporal, with a local HTTP gateway.
 let app: TestApp;
@@ -182,9 +183,8 @@ describe('POST /sms', () => {
   });
 
   it('without a gateway: 503 not_configured naming the variables, nothing stored', async () => {
-    const bare = await startTestApp({ SMS_GATEWAY_URL: '', SMS_GATEWAY_TOKEN: '' });
-    try {
-      const u = await bare.tenant('No gateway');
+    const bare = { SMS_GATEWAY_URL: '', SMS_GATEWAY_TOKEN: '' };
+    await withTenantOfApp(bare, async (u) => {
       for (const [path, body] of [
         ['/api/v1/sms', { to: '+4512345678', message: 'x' }],
         ['/api/v1/sms/bulk', { message: 'x', recipients: ['+4512345678'] }],
@@ -200,9 +200,7 @@ describe('POST /sms', () => {
       }
       expect(await rows(u.workspaceId)).toEqual([]);
       expect((await u.http.get('/api/v1/sms/scheduled')).body.total).toBe(0);
-    } finally {
-      await bare.close();
-    }
+    });
   });
 });
 
@@ -289,8 +287,7 @@ describe('GET /sms (strict list) and GET|PUT /sms/:id', () => {
 
   it('PUT flags unread and starred only', async () => {
     const res = await u.http.put(`/api/v1/sms/${ids.in1}`, { unread: false, starred: true });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ _id: ids.in1, unread: false, starred: true, body: 'in one' });
+    expectOk(res, { _id: ids.in1, unread: false, starred: true, body: 'in one' });
     expect((await u.http.get('/api/v1/sms?starred=true')).body.data.map((m: any) => m._id)).toEqual([ids.in1]);
     for (const body of [
       {},
@@ -658,8 +655,7 @@ describe('scheduled SMS (API side; the timer is tested in sms-scheduled.test.ts)
     expect((await u.http.get('/api/v1/sms/scheduled?foo=1')).status).toBe(400);
 
     const cancel = await u.http.delete(`/api/v1/sms/scheduled/${s._id}`);
-    expect(cancel.status).toBe(200);
-    expect(cancel.body.data).toMatchObject({ _id: s._id, status: 'cancelled', cancelledAt: expect.any(String) });
+    expectOk(cancel, { _id: s._id, status: 'cancelled', cancelledAt: expect.any(String) });
     // The workflow's cancellation with a worker polling is checked in sms-scheduled.test.ts.
     const again = await u.http.delete(`/api/v1/sms/scheduled/${s._id}`);
     expectError(again, 409, 'already cancelled');

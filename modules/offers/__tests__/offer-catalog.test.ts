@@ -3,7 +3,7 @@ import { makePerson } from '../../../test/support/factories';
 import { uniquePhone } from '../../../test/support/sms';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 import { withMailbox } from '../../../test/support/mail-suite';
 
 // Offer templates, products, catalog, the offers report, and offers sent by e-mail and SMS
@@ -41,8 +41,7 @@ describe('offer templates', () => {
       isDefault: true,
       defaultValidity: 14,
     });
-    expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({ name: 'Standard', pages: [page], isDefault: true, defaultValidity: 14 });
+    expectCreated(a, { name: 'Standard', pages: [page], isDefault: true, defaultValidity: 14 });
     const b = await t.http.post('/api/v1/offer-templates', { name: 'Premium', isDefault: true });
     const list = await t.http.get('/api/v1/offer-templates');
     expect(list.body).toMatchObject({ page: 1, limit: 20 });
@@ -52,8 +51,7 @@ describe('offer templates', () => {
     expect(list.body.data.find((x: Row) => x._id === b.body.data._id).isDefault).toBe(true);
 
     const copy = await t.http.post(`/api/v1/offer-templates/${a.body.data._id}/duplicate`);
-    expect(copy.status).toBe(201);
-    expect(copy.body.data).toMatchObject({ name: 'Standard (copy)', pages: [page], isDefault: false });
+    expectCreated(copy, { name: 'Standard (copy)', pages: [page], isDefault: false });
     expect(copy.body.data._id).not.toBe(a.body.data._id);
 
     const patched = await t.http.patch(`/api/v1/offer-templates/${a.body.data._id}`, {
@@ -241,8 +239,7 @@ describe('GET /reports/offers', () => {
     await app.anonymous.post(`/public/offers/${await pid(s2)}/accept`, { name: 'Ann' });
     await app.anonymous.post(`/public/offers/${await pid(s3)}/decline`, {});
     const res = await ws.http.get('/api/v1/reports/offers');
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       total: 4,
       totalValue: 1875,
       averageValue: 468.75,

@@ -6,7 +6,7 @@ import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { startReceiver, type Receiver } from '../../../test/support/webhooks';
-import { expectError } from '../../../test/support/expect';
+import { expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -78,8 +78,7 @@ describe('offer totals', () => {
       lineItems: [line({ quantity: 1, unitPrice: 10, vatRate: 25 })],
       title: 'Renamed',
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ title: 'Renamed', subtotal: 10, vatAmount: 2.5, total: 12.5 });
+    expectOk(res, { title: 'Renamed', subtotal: 10, vatAmount: 2.5, total: 12.5 });
     expect(res.body.data.lineItems).toHaveLength(1);
   });
 
@@ -327,8 +326,7 @@ describe('public link', () => {
       { name: 'Ann Buyer', comment: 'Go' },
       { headers: { 'user-agent': 'jest' } },
     );
-    expect(accepted.status).toBe(200);
-    expect(accepted.body.data).toMatchObject({
+    expectOk(accepted, {
       status: 'accepted',
       canAccept: false,
       response: { decision: 'accepted', name: 'Ann Buyer' },
@@ -407,13 +405,11 @@ describe('preview token', () => {
   it('a draft gets a signed, expiring preview; a sent offer its public link', async () => {
     const offer = await draft({ title: 'Preview me' });
     const res = await t.http.get(`/api/v1/offers/${offer._id}/preview-token`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ kind: 'preview', url: expect.stringContaining('/public/offers/preview/') });
+    expectOk(res, { kind: 'preview', url: expect.stringContaining('/public/offers/preview/') });
     expect(Date.parse(res.body.data.expiresAt) - Date.now()).toBeGreaterThan(59 * 60_000);
     const path = new URL(res.body.data.url).pathname;
     const page = await app.anonymous.get(path, json);
-    expect(page.status).toBe(200);
-    expect(page.body.data).toMatchObject({ preview: true, title: 'Preview me', canAccept: false, publicId: null });
+    expectOk(page, { preview: true, title: 'Preview me', canAccept: false, publicId: null });
     expect((await app.anonymous.get(path)).body).toContain('Preview: this is how the offer will look');
     // Tampered or expired tokens are 404.
     const token = res.body.data.token as string;

@@ -1,6 +1,7 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTwoTenants } from '../../../test/support/two-tenants';
 import { factories, unique } from '../../../test/support/factories';
+import { expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -66,8 +67,7 @@ describe('calculator templates', () => {
   it('calculate runs the rules statelessly; inputs are required and checked', async () => {
     const type = await offerType();
     const res = await calc(type._id, { inputs: { pages: 5, shop: true }, customer: { isExisting: true } });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       templateId: type._id,
       currency: 'EUR',
       computedFields: { hours: 60 },

@@ -1,7 +1,7 @@
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { factories, makeCompany } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectCreated, expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -90,8 +90,7 @@ describe('project templates', () => {
   it('DELETE is a soft delete: inactive, hidden unless includeInactive, still readable, restorable', async () => {
     const tpl = await newTemplate({ name: `Retired ${Date.now()}`, isDefault: true });
     const del = await t.http.delete(`/api/v1/project-templates/${tpl._id}`);
-    expect(del.status).toBe(200);
-    expect(del.body.data).toMatchObject({ isActive: false, isDefault: false });
+    expectOk(del, { isActive: false, isDefault: false });
     expect(await listNames()).not.toContain(tpl.name);
     expect(await listNames('&includeInactive=true')).toContain(tpl.name);
     expect((await t.http.get(`/api/v1/project-templates/${tpl._id}`)).body.data.isActive).toBe(false);

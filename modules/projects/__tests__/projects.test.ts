@@ -1,8 +1,8 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { factories, makeCompany } from '../../../test/support/factories';
+import { createVia, factories, makeCompany } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -119,17 +119,8 @@ describe('projects CRUD', () => {
 
   it('applies required project custom fields', async () => {
     const ws = await app.tenant();
-    expect(
-      (
-        await ws.http.post('/api/v1/custom-fields', {
-          entityType: 'project',
-          key: 'po',
-          label: 'PO number',
-          type: 'number',
-          required: true,
-        })
-      ).status,
-    ).toBe(201);
+    const po = { entityType: 'project', key: 'po', label: 'PO number', type: 'number', required: true };
+    await createVia(ws.http, '/api/v1/custom-fields', po);
     expect((await ws.http.post('/api/v1/projects', { title: 'P' })).status).toBe(400);
     expect((await ws.http.post('/api/v1/projects', { title: 'P', customFields: { po: 'abc' } })).status).toBe(400);
     expect((await ws.http.post('/api/v1/projects', { title: 'P', customFields: { po: 42 } })).status).toBe(201);
@@ -140,8 +131,7 @@ describe('preview', () => {
   it('POST and PUT with preview return current, proposed and diff and write nothing', async () => {
     const before = await countProjects();
     const created = await t.http.post('/api/v1/projects', { title: 'Preview me', preview: true });
-    expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({
+    expectOk(created, {
       preview: true,
       current: null,
       proposed: { title: 'Preview me', status: 'active' },
@@ -311,8 +301,7 @@ describe('comments', () => {
 
   it('strips HTML, defaults to customer visibility, lists and edits', async () => {
     const res = await post({ content: '<p>Hello <b>team</b></p><script>alert(1)</script>' });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ content: 'Hello team', internal: false, visibility: 'customer', taskId });
+    expectCreated(res, { content: 'Hello team', internal: false, visibility: 'customer', taskId });
     const id = res.body.data._id;
     const patched = await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { internal: true });
     expect(patched.body.data).toMatchObject({ content: 'Hello team', internal: true, visibility: 'internal' });
@@ -426,8 +415,7 @@ describe('time entries', () => {
       minutes: 45,
       taskId: task._id,
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ hours: 1.75, billable: true, taskId: task._id, projectId: project._id });
+    expectCreated(res, { hours: 1.75, billable: true, taskId: task._id, projectId: project._id });
     expect(Date.parse(res.body.data.date)).toBeGreaterThanOrEqual(before - 1000);
     await t.http.post(`/api/v1/projects/${project._id}/time-entries`, {
       hours: 0.5,

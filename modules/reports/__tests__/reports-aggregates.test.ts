@@ -2,12 +2,13 @@
 // same answers as the straightforward queries they replaced (kept here as the reference).
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { makeUser, type TestUser } from '../../../test/support/users';
+import type { TestUser } from '../../../test/support/users';
+import { createFlow, makeSeller, type CreatedFlow } from './support';
 
 let app: TestApp;
 let t: Tenant;
 let seller: TestUser;
-const flows: { id: string; stages: Record<string, string> }[] = [];
+const flows: CreatedFlow[] = [];
 
 type Row = Record<string, unknown>;
 const sql = (query: string, params: unknown[] = []): Promise<Row[]> =>
@@ -16,11 +17,7 @@ const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  seller = await makeUser(app, t.workspaceId, 'member', {
-    firstName: 'Sal',
-    lastName: 'Seller',
-    email: 'sal@acme.test',
-  });
+  seller = await makeSeller(app, t);
   for (const [title, stages] of [
     [
       'Sales',
@@ -40,14 +37,8 @@ beforeAll(async () => {
         { title: 'Gone', type: 'lost' },
       ],
     ],
-  ] as const) {
-    const res = await t.http.post('/api/v1/flows', { title, stages });
-    expect(res.status).toBe(201);
-    flows.push({
-      id: res.body.data._id,
-      stages: Object.fromEntries(res.body.data.stages.map((s: any) => [s.title, s.id ?? s._id])),
-    });
-  }
+  ] as const)
+    flows.push(await createFlow(t.http, title, stages));
   const [sales, renewals] = flows as [(typeof flows)[0], (typeof flows)[0]];
   const deals: [typeof sales, string, Record<string, unknown>][] = [
     [sales, 'New', { value: 1000 }],

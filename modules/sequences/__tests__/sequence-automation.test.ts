@@ -16,6 +16,7 @@ import { engineSuite } from '../../../test/support/engine-suite';
 import { startAiStub, type AiStub } from '../../../test/support/ai-stub';
 import { createSequence, emailNode, line, waitNode } from '../../../test/support/sequences';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { graphNode } from '../../../test/support/definitions';
 
 let smtp: LocalSmtp;
 let ai: AiStub;
@@ -106,32 +107,20 @@ describe('AI nodes through the AI port', () => {
     const { p, l } = await leadWithPerson();
     const seqId = await createSequence(suite.t.http, {
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
-        {
-          id: 'classify',
-          type: 'ai_analyzer',
-          position: { x: 1, y: 0 },
-          data: {
-            prompt: 'Classify {{lead.title}}',
-            schema: { type: 'object', properties: { tier: { type: 'string' } } },
-          },
-        },
-        {
-          id: 'ask',
-          type: 'ai_condition',
-          position: { x: 2, y: 0 },
-          data: { prompt: 'Are you sure {{lead.title}} fits?', confidenceThreshold: 0.8 },
-        },
-        {
-          id: 'mail',
-          type: 'send_email',
-          position: { x: 3, y: 0 },
-          data: {
-            subject: 'Tier {{aiOutput.tier}}',
-            body: '<p>{{ai:intro}}</p>',
-            aiBlocks: [{ id: 'intro', prompt: 'One line for {{lead.title}}' }],
-          },
-        },
+        graphNode('start', 'start', [0, 0], {}),
+        graphNode('classify', 'ai_analyzer', [1, 0], {
+          prompt: 'Classify {{lead.title}}',
+          schema: { type: 'object', properties: { tier: { type: 'string' } } },
+        }),
+        graphNode('ask', 'ai_condition', [2, 0], {
+          prompt: 'Are you sure {{lead.title}} fits?',
+          confidenceThreshold: 0.8,
+        }),
+        graphNode('mail', 'send_email', [3, 0], {
+          subject: 'Tier {{aiOutput.tier}}',
+          body: '<p>{{ai:intro}}</p>',
+          aiBlocks: [{ id: 'intro', prompt: 'One line for {{lead.title}}' }],
+        }),
       ],
       edges: [
         { id: 'e1', source: 'start', target: 'classify' },
@@ -155,9 +144,9 @@ describe('AI nodes through the AI port', () => {
     const { l } = await leadWithPerson();
     const seqId = await createSequence(suite.t.http, {
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
-        { id: 'ask', type: 'ai_condition', position: { x: 1, y: 0 }, data: { prompt: 'Fits?' } },
-        { id: 'mail', type: 'send_email', position: { x: 2, y: 0 }, data: { subject: 's', body: 'b' } },
+        graphNode('start', 'start', [0, 0], {}),
+        graphNode('ask', 'ai_condition', [1, 0], { prompt: 'Fits?' }),
+        graphNode('mail', 'send_email', [2, 0], { subject: 's', body: 'b' }),
       ],
       edges: [
         { id: 'e1', source: 'start', target: 'ask' },

@@ -15,6 +15,8 @@ import { emitUndeclared } from '../../../test/support/outbox';
 import { createSequence, emailNode, line, sequenceEngineEnv, waitNode } from '../../../test/support/sequences';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { expectCreated } from '../../../test/support/expect';
+import { graphNode } from '../../../test/support/definitions';
 
 let smtp: LocalSmtp;
 let gateway: LocalHttp;
@@ -105,48 +107,23 @@ describe('an enrollment walks every kind of node', () => {
     const seqId = await createSequence(suite.t.http, {
       name: 'Full walk',
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
-        {
-          id: 'mail',
-          type: 'send_email',
-          position: { x: 1, y: 0 },
-          data: {
-            subject: 'Hi {{contact.firstName}} from {{workspace.name}}',
-            body: '<p>About {{lead.title}} &amp; {{system.currentDate|default:today}}</p>',
-          },
-        },
-        { id: 'pause', type: 'wait', position: { x: 2, y: 0 }, data: { waitHours: 1 } },
-        {
-          id: 'check',
-          type: 'condition',
-          position: { x: 3, y: 0 },
-          data: { field: 'lead.status', operator: 'equals', value: 'new' },
-        },
-        {
-          id: 'task',
-          type: 'create_task',
-          position: { x: 4, y: 0 },
-          data: { title: 'Call {{contact.fullName}}', dueInDays: 0 },
-        },
-        {
-          id: 'status',
-          type: 'update_field',
-          position: { x: 5, y: 0 },
-          data: { fieldPath: 'lead.status', value: 'contacted' },
-        },
-        {
-          id: 'text',
-          type: 'send_sms',
-          position: { x: 6, y: 0 },
-          data: {
-            message: 'Hi {{contact.firstName}}, opened: {{stepHistory.lastEmail.opened}}',
-            phoneField: 'mobile',
-            senderType: 'alphanumeric',
-            senderId: 'ACMESales',
-          },
-        },
-        { id: 'end', type: 'stop', position: { x: 7, y: 0 }, data: {} },
-        { id: 'never', type: 'send_email', position: { x: 4, y: 1 }, data: { subject: 'never', body: 'never' } },
+        graphNode('start', 'start', [0, 0], {}),
+        graphNode('mail', 'send_email', [1, 0], {
+          subject: 'Hi {{contact.firstName}} from {{workspace.name}}',
+          body: '<p>About {{lead.title}} &amp; {{system.currentDate|default:today}}</p>',
+        }),
+        graphNode('pause', 'wait', [2, 0], { waitHours: 1 }),
+        graphNode('check', 'condition', [3, 0], { field: 'lead.status', operator: 'equals', value: 'new' }),
+        graphNode('task', 'create_task', [4, 0], { title: 'Call {{contact.fullName}}', dueInDays: 0 }),
+        graphNode('status', 'update_field', [5, 0], { fieldPath: 'lead.status', value: 'contacted' }),
+        graphNode('text', 'send_sms', [6, 0], {
+          message: 'Hi {{contact.firstName}}, opened: {{stepHistory.lastEmail.opened}}',
+          phoneField: 'mobile',
+          senderType: 'alphanumeric',
+          senderId: 'ACMESales',
+        }),
+        graphNode('end', 'stop', [7, 0], {}),
+        graphNode('never', 'send_email', [4, 1], { subject: 'never', body: 'never' }),
       ],
       edges: [
         { id: 'e1', source: 'start', target: 'mail' },
@@ -241,15 +218,10 @@ describe('an enrollment walks every kind of node', () => {
     const l = await lead({ title: 'No contact' });
     const seqId = await createSequence(suite.t.http, {
       nodes: [
-        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
-        {
-          id: 'check',
-          type: 'condition',
-          position: { x: 1, y: 0 },
-          data: { field: 'lead.score', operator: 'greater_than', value: 50 },
-        },
-        { id: 'hot', type: 'create_task', position: { x: 2, y: 0 }, data: { taskTitle: 'Hot' } },
-        { id: 'mail', type: 'send_email', position: { x: 2, y: 1 }, data: { subject: 'x', body: 'y' } },
+        graphNode('start', 'start', [0, 0], {}),
+        graphNode('check', 'condition', [1, 0], { field: 'lead.score', operator: 'greater_than', value: 50 }),
+        graphNode('hot', 'create_task', [2, 0], { taskTitle: 'Hot' }),
+        graphNode('mail', 'send_email', [2, 1], { subject: 'x', body: 'y' }),
       ],
       edges: [
         { id: 'e1', source: 'start', target: 'check' },
@@ -515,8 +487,7 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
       entityIds: [a._id, b._id, '0123456789abcdef01234567'],
       source: 'import',
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ enrolled: 1, failed: 2 });
+    expectCreated(res, { enrolled: 1, failed: 2 });
     expect(res.body.data.results.map((r: { entityId: string; success: boolean }) => [r.entityId, r.success])).toEqual([
       [a._id, true],
       [b._id, false],

@@ -18,6 +18,7 @@ import { connectAccount, createTemplateToDelete } from '../../../test/support/em
 import { createSequence, line, waitNode } from '../../../test/support/sequences';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { engineSuite } from '../../../test/support/engine-suite';
+import { expectOk } from '../../../test/support/expect';
 
 let smtp: LocalSmtp;
 let mailbox: { id: string; address: string };
@@ -112,8 +113,7 @@ it('send_email with templateId and senderAccountId: the template rendered for th
   }
   expect((await enrollment(enrollmentId))!.status).toBe('active');
   const res = await suite.h.app.anonymous.post(new URL(link).pathname);
-  expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({ unsubscribed: true });
+  expectOk(res, { unsubscribed: true });
   await waitFor(async () => (await enrollment(enrollmentId))?.status === 'exited', 20_000, 'the enrollment to exit');
   expect((await enrollment(enrollmentId))!.exitReason).toBe('unsubscribed');
 }, 60_000);

@@ -16,6 +16,7 @@ import { connectAccount } from '../../../test/support/email';
 import { engineSuite } from '../../../test/support/engine-suite';
 import { createSequence, line } from '../../../test/support/sequences';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { expectOk } from '../../../test/support/expect';
 
 let smtp: LocalSmtp;
 beforeAll(async () => {
@@ -151,8 +152,7 @@ describe("sends in the contact's time zone", () => {
     expect(mailsTo(address)).toHaveLength(0);
 
     const res = await suite.t.http.get(`/api/v1/sequences/enrollments/${enrollmentId}`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       status: 'active',
       currentNodeId: 's1',
       waitReason: 'send_window',

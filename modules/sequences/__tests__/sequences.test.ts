@@ -2,7 +2,8 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { workspaceCtx } from '../../../test/support/automations';
 import { createSequence, emailNode, insertEnrollment, line, waitNode } from '../../../test/support/sequences';
-import { expectCreated, expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
+import { graphNode } from '../../../test/support/definitions';
 
 let app: TestApp;
 let t: Tenant;
@@ -118,17 +119,14 @@ describe('POST /sequences', () => {
   it.each([
     [
       'no start node',
-      { nodes: [{ id: 'a', type: 'stop', position: { x: 0, y: 0 }, data: {} }] },
+      { nodes: [graphNode('a', 'stop', [0, 0], {})] },
       'nodes',
       'must contain exactly one start node (found 0)',
     ],
     [
       'two start nodes',
       {
-        nodes: [
-          { id: 'a', type: 'start', position: { x: 0, y: 0 }, data: {} },
-          { id: 'b', type: 'start', position: { x: 1, y: 0 }, data: {} },
-        ],
+        nodes: [graphNode('a', 'start', [0, 0], {}), graphNode('b', 'start', [1, 0], {})],
       },
       'nodes',
       'must contain exactly one start node (found 2)',
@@ -281,12 +279,7 @@ describe('POST /sequences', () => {
       {
         nodes: [
           ...line([]).nodes,
-          {
-            id: 'c',
-            type: 'condition',
-            position: { x: 1, y: 1 },
-            data: { field: 'lead.score', operator: 'greater_than', value: 10 },
-          },
+          graphNode('c', 'condition', [1, 1], { field: 'lead.score', operator: 'greater_than', value: 10 }),
         ],
         edges: [
           { id: 'e1', source: 'start', target: 'c', sourceHandle: null },
@@ -355,8 +348,7 @@ describe('PUT, toggle, duplicate, list, delete', () => {
       exitConditions: { onDealStageChange: { enabled: false } },
       defaultSmsNumber: '+4511223344',
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       version: 2,
       sendSettings: { skipWeekends: true, businessStart: '08:00' },
       exitConditions: { onDealStageChange: { enabled: false, stages: [2, 3] }, onEmailReply: true },
@@ -399,8 +391,7 @@ describe('PUT, toggle, duplicate, list, delete', () => {
       duplicateHandling: 'allow_multiple',
     });
     const res = await t.http.post(`/api/v1/sequences/${id}/duplicate`);
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({
+    expectCreated(res, {
       name: 'Original (copy)',
       isActive: false,
       duplicateHandling: 'allow_multiple',
@@ -474,8 +465,7 @@ describe('enrolling: checks at the boundary (no workflow reached)', () => {
     const notAllowed = await t.http.post(`/api/v1/sequences/${id}/enroll`, { entityType: 'Lead', entityIds: ids(2) });
     expectError(notAllowed, 400, 'this sequence accepts People');
     const max = await t.http.post(`/api/v1/sequences/${id}/enroll`, { entityType: 'People', entityIds: ids(500) });
-    expect(max.status).toBe(201);
-    expect(max.body.data).toMatchObject({ enrolled: 0, failed: 500 });
+    expectCreated(max, { enrolled: 0, failed: 500 });
     expect(max.body.data.results[0]).toMatchObject({
       success: false,
       error: 'no People with this id in the workspace',

@@ -6,7 +6,7 @@ import { connectAccount, rawMail } from '../../../test/support/email';
 import { makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 
 jest.setTimeout(60_000);
 
@@ -112,8 +112,7 @@ describe('support flow', () => {
       mailboxAccountIds: [accountId],
       categories: ['general', 'billing', 'bug'],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ mailboxAccountIds: [accountId], categories: ['general', 'billing', 'bug'] });
+    expectOk(res, { mailboxAccountIds: [accountId], categories: ['general', 'billing', 'bug'] });
   });
 });
 
@@ -205,8 +204,7 @@ describe('support tickets CRUD', () => {
   it('preview returns current, proposed and diff without saving (create and update)', async () => {
     const before = await countTickets();
     const res = await t.http.post('/api/v1/support-tickets?preview=true', { title: 'Preview me', priority: 'low' });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       preview: true,
       current: null,
       proposed: { title: 'Preview me', priority: 'low', ticketNumber: null },
@@ -372,8 +370,7 @@ describe('replies, messages and e-mail threading', () => {
       content: 'Customer is on the old client',
       type: 'note',
     });
-    expect(note.status).toBe(201);
-    expect(note.body.data).toMatchObject({
+    expectCreated(note, {
       type: 'note',
       visibility: 'internal',
       direction: 'internal',
@@ -385,8 +382,7 @@ describe('replies, messages and e-mail threading', () => {
     const reply = await t.http.post(`/api/v1/support-tickets/${ticket._id}/reply`, {
       content: '<p>Please update to <b>v2</b>.</p>',
     });
-    expect(reply.status).toBe(201);
-    expect(reply.body.data).toMatchObject({
+    expectCreated(reply, {
       type: 'reply',
       visibility: 'public',
       direction: 'outbound',

@@ -1,9 +1,6 @@
-import { Company } from '../../companies/company.entity';
-import { newId } from '../../../platform/ids';
-import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { makeCompany, makePerson } from '../../../test/support/factories';
+import { createVia, makeCompany, makePerson, seedCompanies } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { expectError } from '../../../test/support/expect';
 
@@ -125,14 +122,8 @@ describe('POST /api/v1/tags/bulk', () => {
 
   it('rescores leads whose tags changed (scoring rules can use tags)', async () => {
     const mine = await app.tenant();
-    const rule = await mine.http.post('/api/v1/lead-scoring/rules', {
-      name: 'VIP',
-      field: 'tags',
-      condition: 'contains',
-      value: 'vip',
-      points: 30,
-    });
-    expect(rule.status).toBe(201);
+    const rule = { name: 'VIP', field: 'tags', condition: 'contains', value: 'vip', points: 30 };
+    await createVia(mine.http, '/api/v1/lead-scoring/rules', rule);
     const lead = (await mine.http.post('/api/v1/leads', { title: 'L' })).body.data;
     expect(lead.score).toBe(0);
     await bulk(mine.http, { entityType: 'lead', entityIds: [lead._id], add: ['vip'] });
@@ -162,19 +153,7 @@ describe('POST /api/v1/tags/bulk', () => {
 
   it('updates exactly 500 records in one call', async () => {
     const mine = await app.tenant();
-    // Seeded directly: 500 API creates would dominate the suite's time.
-    const em = forkForWorkspace(app.runtime.deps.orm.em, mine.workspaceId);
-    const ids = Array.from({ length: 500 }, (_, i) => {
-      const now = new Date();
-      return em.create(Company, {
-        _id: newId(now),
-        workspaceId: mine.workspaceId,
-        createdAt: now,
-        updatedAt: now,
-        name: `Bulk ${i}`,
-      })._id;
-    });
-    await em.flush();
+    const ids = await seedCompanies(app, mine.workspaceId, 500, 'Bulk');
     const res = await bulk(mine.http, { entityType: 'company', entityIds: ids, add: ['bulk'] });
     expect(res.body.data).toEqual({ updated: 500, unchanged: 0 });
     expect((await mine.http.get('/api/v1/tags?entityType=company')).body.data).toEqual([{ tag: 'bulk', count: 500 }]);

@@ -1,9 +1,9 @@
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
-import { factories, makeCompany } from '../../../test/support/factories';
+import { createVia, factories, makeCompany } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { unknownParentCases } from '../../../test/support/references';
-import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -92,8 +92,7 @@ describe('POST /api/v1/tasks', () => {
   ])('accepts %s as the parent', async (field, make) => {
     const id = await make();
     const res = await t.http.post('/api/v1/tasks', { title: 'x', [field]: id, priority: 'critical' });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ [field]: id, company: null, priority: 'critical' });
+    expectCreated(res, { [field]: id, company: null, priority: 'critical' });
   });
 
   it('status done puts the task in the completed stage; stage wins over status', async () => {
@@ -191,13 +190,12 @@ describe('POST /api/v1/tasks', () => {
 
   it('validates customFields against task definitions', async () => {
     const mine = await app.tenant();
-    const def = await mine.http.post('/api/v1/custom-fields', {
+    await createVia(mine.http, '/api/v1/custom-fields', {
       entityType: 'task',
       key: 'effort',
       label: 'Effort',
       type: 'number',
     });
-    expect(def.status).toBe(201);
     const company = (await makeCompany(mine.http)).body.data._id;
     const wrong = await mine.http.post('/api/v1/tasks', { title: 'x', company, customFields: { effort: 'lots' } });
     expectError(wrong, 400, /customFields.effort: must be a number/);
@@ -249,8 +247,7 @@ describe('PUT /api/v1/tasks/:id (States table)', () => {
       dealRef: deal,
       assignees: [],
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       customFields: { b: 3, c: 'new' },
       tags: ['y'],
       dealRef: deal,

@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { eventsFor } from '../../../test/support/outbox';
 import { makeUser, type TestUser } from '../../../test/support/users';
-import { expectError } from '../../../test/support/expect';
+import { expectError, expectOk } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -78,8 +78,7 @@ describe('PUT /api/v1/users/:id', () => {
       email: 'evil@x.test',
       role: 'owner',
     });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       firstName: 'Mia',
       lastName: 'Holm',
       name: 'Mia Holm',

@@ -4,7 +4,7 @@ import type { WebhookRetryInput } from '../webhook-delivery.messages';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
 import { startReceiver, verifyWith, type Receiver } from '../../../test/support/webhooks';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError, expectOk } from '../../../test/support/expect';
 import { redeliverEvents } from '../../../test/support/outbox';
 
 // First attempts, the API and signing; retries through Temporal are in webhook-retries.test.ts.
@@ -102,8 +102,7 @@ describe('validation', () => {
       events: [...Array(99).fill('company.created'), 'deal.won'],
       name: 'n'.repeat(200),
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ url, events: ['company.created', 'deal.won'], active: true });
+    expectCreated(res, { url, events: ['company.created', 'deal.won'], active: true });
     const all = await create(t.http, { events: ['deal.won', '*'] });
     expect(all.body.data.events).toEqual(['*']);
     // Every documented type, including features still to come (offers, contracts, bookings), is subscribable.
@@ -143,8 +142,7 @@ describe('validation', () => {
       expect([body, res.status]).toEqual([body, 400]);
     }
     const res = await t.http.put(`/api/v1/webhooks/subscriptions/${id}`, { name: 'CRM sync' });
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       name: 'CRM sync',
       url: receiver.url,
       events: ['company.created'],
@@ -350,8 +348,7 @@ describe('test event, replay, rotation', () => {
   it('POST /test sends a signed webhook.test and answers with the delivery', async () => {
     const { id } = await subscribe({ events: ['deal.won'], active: false });
     const res = await t.http.post(`/api/v1/webhooks/subscriptions/${id}/test`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expectOk(res, {
       eventType: 'webhook.test',
       status: 'delivered',
       attempts: 1,
@@ -376,8 +373,7 @@ describe('test event, replay, rotation', () => {
     await dispatcher.drainOnce();
     const [d] = (await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`)).body.data;
     const res = await t.http.post(`/api/v1/webhooks/subscriptions/${id}/deliveries/${d._id}/replay`);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ _id: d._id, status: 'delivered', attempts: 2 });
+    expectOk(res, { _id: d._id, status: 'delivered', attempts: 2 });
     expect(receiver.received).toHaveLength(2);
     expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
     expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);

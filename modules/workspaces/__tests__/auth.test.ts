@@ -5,7 +5,7 @@ import { ok, route } from '../../../platform/http/registry';
 import { revokeApiKey } from '../api-keys.service';
 import { setWorkspaceStatus } from '../workspaces.service';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
-import { withTestApp } from '../../../test/support/suites';
+import { withTenantOfApp, withTestApp } from '../../../test/support/suites';
 import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
@@ -150,17 +150,13 @@ describe('rate limits', () => {
   });
 
   it('the daily limit applies too', async () => {
-    const limited = await startTestApp({ RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_PER_DAY: '2' });
-    try {
-      const mine = await limited.tenant();
+    await withTenantOfApp({ RATE_LIMIT_PER_MINUTE: '1000', RATE_LIMIT_PER_DAY: '2' }, async (mine) => {
       await mine.http.get('/api/v1/companies');
       await mine.http.get('/api/v1/companies');
       const third = await mine.http.get('/api/v1/companies');
       expect(third.status).toBe(429);
       expect(third.headers.get('x-ratelimit-remaining-day')).toBe('0');
       expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
-    } finally {
-      await limited.close();
-    }
+    });
   });
 });

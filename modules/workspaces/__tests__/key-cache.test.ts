@@ -40,6 +40,14 @@ async function warm(apiKey: string): Promise<void> {
   }
 }
 
+/** A new tenant whose key both apps have cached, then `update` run by plain SQL with its workspace id as $1. */
+async function cachedThenUpdated(update: string, params: unknown[] = []) {
+  const t = await a.tenant();
+  await warm(t.apiKey);
+  await sql.query(update, [t.workspaceId, ...params]);
+  return t;
+}
+
 /** Milliseconds until `check` holds on both apps (polled every 20 ms), or fails after 1 s. */
 async function withinOneSecond(
   apiKey: string,
@@ -60,9 +68,7 @@ async function withinOneSecond(
 
 describe('API-key cache with NOTIFY invalidation, on every API process', () => {
   it('a key revoked by plain SQL is refused within 1 s on both apps', async () => {
-    const t = await a.tenant();
-    await warm(t.apiKey);
-    await sql.query('update api_key set revoked_at = now() where workspace_id = $1', [t.workspaceId]);
+    const t = await cachedThenUpdated('update api_key set revoked_at = now() where workspace_id = $1');
     await withinOneSecond(
       t.apiKey,
       '/api/v1/whoami',
@@ -71,9 +77,7 @@ describe('API-key cache with NOTIFY invalidation, on every API process', () => {
   });
 
   it('a role change shows within 1 s on both apps', async () => {
-    const t = await a.tenant();
-    await warm(t.apiKey);
-    await sql.query(`update api_key set role = 'member' where workspace_id = $1`, [t.workspaceId]);
+    const t = await cachedThenUpdated(`update api_key set role = 'member' where workspace_id = $1`);
     await withinOneSecond(
       t.apiKey,
       '/api/v1/whoami',
@@ -82,16 +86,12 @@ describe('API-key cache with NOTIFY invalidation, on every API process', () => {
   });
 
   it('a removed scope is enforced within 1 s on both apps', async () => {
-    const t = await a.tenant();
-    await warm(t.apiKey);
-    await sql.query(`update api_key set scopes = array['write'] where workspace_id = $1`, [t.workspaceId]);
+    const t = await cachedThenUpdated(`update api_key set scopes = array['write'] where workspace_id = $1`);
     await withinOneSecond(t.apiKey, '/api/v1/companies', (status) => status === 403);
   });
 
   it('a suspended workspace is refused within 1 s on both apps, and accepted again after resume', async () => {
-    const t = await a.tenant();
-    await warm(t.apiKey);
-    await sql.query(`update workspace set status = 'suspended' where id = $1`, [t.workspaceId]);
+    const t = await cachedThenUpdated(`update workspace set status = 'suspended' where id = $1`);
     await withinOneSecond(
       t.apiKey,
       '/api/v1/whoami',
@@ -102,9 +102,9 @@ describe('API-key cache with NOTIFY invalidation, on every API process', () => {
   });
 
   it('a last_used_at write does not empty the caches (only grant changes notify)', async () => {
-    const t = await a.tenant();
-    await warm(t.apiKey);
-    await sql.query('update api_key set last_used_at = now(), name = $2 where workspace_id = $1', [t.workspaceId, 'x']);
+    const t = await cachedThenUpdated('update api_key set last_used_at = now(), name = $2 where workspace_id = $1', [
+      'x',
+    ]);
     await new Promise((r) => setTimeout(r, 200));
     for (const app of [a, b]) expect(app.runtime.deps.keyCache!.get(hashKey(t.apiKey))).toBeDefined();
   });
