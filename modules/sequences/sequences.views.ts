@@ -190,13 +190,7 @@ export const enrollmentDetailView = enrollmentView.extend({
 export type EnrollmentDetailView = z.infer<typeof enrollmentDetailView>;
 
 export const sequenceStatsView = z.object({
-  stats: z.object({
-    totalEnrolled: int,
-    active: int,
-    paused: int,
-    completed: int,
-    exited: int,
-    switched: int,
+  stats: sequenceCountsView.extend({
     exitReasons: z.record(z.string(), int).describe('exited enrollments by exitReason'),
     steps: z.array(
       z.object({
