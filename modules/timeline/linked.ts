@@ -21,7 +21,7 @@ export interface LinkedActivity {
 export type LinkedRef = { noteRef: string } | { callRef: string };
 
 /** The four record links of an activity row; a missing one is null. */
-export const linkColumns = (links: Pick<LinkedActivity, 'companyId' | 'personId' | 'leadId' | 'dealId'>) => ({
+export const activityLinkColumns = (links: Pick<LinkedActivity, 'companyId' | 'personId' | 'leadId' | 'dealId'>) => ({
   companyId: links.companyId ?? null,
   personId: links.personId ?? null,
   leadId: links.leadId ?? null,
@@ -33,7 +33,7 @@ function columns(data: LinkedActivity) {
     type: data.type,
     summary: data.summary.slice(0, 1000),
     description: data.description,
-    ...linkColumns(data),
+    ...activityLinkColumns(data),
     entityType: data.entityType,
     entityId: data.entityId,
     date: data.date,

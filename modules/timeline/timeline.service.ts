@@ -3,7 +3,7 @@ import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
-import { linkColumns } from './linked';
+import { activityLinkColumns } from './linked';
 import type { ActivityView } from './timeline.schemas';
 
 export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & {
@@ -37,7 +37,7 @@ export function recordSystemActivity(
       system: true,
       summary,
       description: null,
-      ...linkColumns(link),
+      ...activityLinkColumns(link),
       entityType: link.entityType,
       entityId: link.entityId,
       noteRef: null,
