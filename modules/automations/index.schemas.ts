@@ -14,3 +14,4 @@ export {
   SEQUENCE_TRIGGERS,
 } from './definition.schemas';
 export { aiSchemaOf, conditionValueProblem } from './node-data.schemas';
+export { graphEdgeView } from './automations.views';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FAILURE_BEHAVIORS } from '../automations/index.schemas';
+import { FAILURE_BEHAVIORS, graphEdgeView } from '../automations/index.schemas';
 import { dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { DUPLICATE_MODES, ENTITY_TYPES, SEQUENCE_EVENTS } from './definition.schemas';
 import { SEQUENCE_NODE_TYPES } from './nodes.schemas';
@@ -18,13 +18,8 @@ export const sequenceNodeView = z.object({
   data: openObjectView.describe('node settings (subject, body, templateId, delay, branch rules, …)'),
 });
 
-export const sequenceEdgeView = z.object({
-  id: z.string(),
-  source: z.string(),
-  target: z.string(),
-  sourceHandle: z.string().nullable().optional(),
-  targetHandle: z.string().nullable().optional(),
-});
+/** Sequence edges are automation graph edges. */
+export const sequenceEdgeView = graphEdgeView;
 
 const entityType = z.enum(ENTITY_TYPES);
 
