@@ -189,12 +189,13 @@ export interface AiEnv {
   timeoutMs: number;
 }
 
-function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** A non-negative integer setting (`fallback` when unset); a value below `min` is raised to `min`. */
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  if (raw === undefined || raw === '') return Math.max(min, fallback);
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
+  return Math.max(min, value);
 }
 
 /** MEILI_INDEX_PREFIX (default crm_), validated: it becomes part of every index uid. */
@@ -251,20 +252,20 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
     temporalBacklogTaskQueue: backlogQueueEnv(env),
     workerRole: workerRoleEnv(env),
-    engineDeadlineMs: Math.max(500, intEnv(env, 'ENGINE_DEADLINE_MS', 3000)),
+    engineDeadlineMs: intEnv(env, 'ENGINE_DEADLINE_MS', 3000, 500),
     temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
-    temporalStickyTimeoutMs: Math.max(200, intEnv(env, 'TEMPORAL_STICKY_TIMEOUT_MS', 1000)),
-    temporalMaxConcurrentActivities: Math.max(1, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32)),
-    temporalMaxConcurrentWorkflowTasks: Math.max(2, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_WORKFLOW_TASKS', 40)),
+    temporalStickyTimeoutMs: intEnv(env, 'TEMPORAL_STICKY_TIMEOUT_MS', 1000, 200),
+    temporalMaxConcurrentActivities: intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32, 1),
+    temporalMaxConcurrentWorkflowTasks: intEnv(env, 'TEMPORAL_MAX_CONCURRENT_WORKFLOW_TASKS', 40, 2),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
-    intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
-    automationMaxInFlightPerWorkspace: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE', 8)),
-    automationMaxInFlightBacklog: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_BACKLOG', 16)),
-    automationInFlightWindowS: Math.max(1, intEnv(env, 'AUTOMATION_IN_FLIGHT_WINDOW_S', 60)),
+    intakeMaxQueuedPerWorkspace: intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000, 1),
+    automationMaxInFlightPerWorkspace: intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE', 8),
+    automationMaxInFlightBacklog: intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_BACKLOG', 16),
+    automationInFlightWindowS: intEnv(env, 'AUTOMATION_IN_FLIGHT_WINDOW_S', 60, 1),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
-    dbLeanPoolMax: Math.max(0, intEnv(env, 'DB_LEAN_POOL_MAX', 5)),
+    dbLeanPoolMax: intEnv(env, 'DB_LEAN_POOL_MAX', 5),
     workerNice: niceEnv(env, 'WORKER_NICE', 10),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     contractCheck:
@@ -310,8 +311,8 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     },
     emailBulk: {
       perAccountPerSecond: intEnv(env, 'EMAIL_BULK_PER_ACCOUNT_PER_SECOND', 20),
-      concurrency: Math.max(1, intEnv(env, 'EMAIL_BULK_CONCURRENCY', 30)),
-      batchSize: Math.max(1, intEnv(env, 'EMAIL_BULK_BATCH_SIZE', 500)),
+      concurrency: intEnv(env, 'EMAIL_BULK_CONCURRENCY', 30, 1),
+      batchSize: intEnv(env, 'EMAIL_BULK_BATCH_SIZE', 500, 1),
     },
     eidProviderUrl: optEnv(env, 'EID_PROVIDER_URL'),
     contractReminderIntervalMs:

@@ -1,22 +1,24 @@
 /** Reading the skip log of one automation (issue 27), newest first. */
 import type { Ctx } from '../../platform/context';
+import { plainOf } from '../../platform/shared/views';
 import { normalizeEntity } from './triggers';
 import { getAutomation } from './automations.service';
 import { AutomationSkip } from './engine/skip.entity';
 import type { ListSkipsQuery, SkipView } from './engine/skips.schemas';
 
-const serialize = (s: AutomationSkip): SkipView => ({
-  _id: s._id,
-  automationId: s.automationId,
-  createdAt: s.createdAt.toISOString(),
-  triggerType: s.triggerType,
-  triggerKey: s.triggerKey ?? null,
-  entityType: s.entityType ?? null,
-  entityId: s.entityId ?? null,
-  reason: s.reason,
-  message: s.message,
-  details: s.details,
-});
+const SKIP_FIELDS = [
+  '_id',
+  'automationId',
+  'createdAt',
+  'triggerType',
+  'triggerKey',
+  'entityType',
+  'entityId',
+  'reason',
+  'message',
+  'details',
+] as const;
+const serialize = (s: AutomationSkip): SkipView => plainOf(s, SKIP_FIELDS);
 
 export async function listSkips(ctx: Ctx, automationId: string, query: ListSkipsQuery) {
   await getAutomation(ctx, automationId);

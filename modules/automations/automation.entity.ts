@@ -1,18 +1,14 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../../platform/orm/base';
+import type { GraphEdge } from './topology.pure';
+
+export type { GraphEdge };
 
 export interface GraphNode {
   id: string;
   type: string;
   position: { x: number; y: number };
   data: Record<string, unknown>;
-}
-export interface GraphEdge {
-  id: string;
-  source: string;
-  target: string;
-  sourceHandle?: string | null;
-  targetHandle?: string | null;
 }
 export interface ExecutionSettings {
   failureBehavior: 'stop' | 'continue' | 'retry';

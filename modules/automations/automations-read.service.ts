@@ -9,6 +9,7 @@ import { Automation, AutomationExecution, AutomationStep, type ExecutionStatus }
 import { getAutomation, serializeAutomation } from './automations.service';
 import type { ExecutionSummaryView, ExecutionView, StepView } from './automations.views';
 import { getRecord } from '../../platform/shared/record-service';
+import { plainOf } from '../../platform/shared/views';
 
 export const EXECUTION_STATUSES = [
   'queued',
@@ -17,8 +18,6 @@ export const EXECUTION_STATUSES = [
   'failed',
   'cancelled',
 ] as const satisfies readonly ExecutionStatus[];
-
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 export interface AutomationListQuery extends PageRequest {
   isActive?: boolean;
@@ -77,47 +76,42 @@ export async function getAutomationStats(ctx: Ctx): Promise<AutomationStats> {
   };
 }
 
+// What an execution summary and a step show, in the order they show it (`retries` and `input` between the two parts).
+const EXECUTION_SUMMARY_FIELDS = [
+  '_id',
+  'automationId',
+  'automationName',
+  'automationVersion',
+  'status',
+  'triggerType',
+  'entityType',
+  'entityId',
+  'isTest',
+  'parentExecutionId',
+  'retryOf',
+] as const;
+const EXECUTION_TIMING_FIELDS = ['workflowId', 'startedAt', 'finishedAt', 'durationMs', 'error'] as const;
+const STEP_FIELDS = ['_id', 'nodeId', 'nodeType', 'actionType', 'status', 'attempt', 'startedAt', 'endedAt'] as const;
+const STEP_RESULT_FIELDS = ['output', 'error', 'handle'] as const;
+
 /** An execution without its graph snapshot and context (list rows stay small). */
 export function serializeExecutionSummary(
   e: Omit<AutomationExecution, 'graph' | 'context'>,
   retries: readonly string[] = [],
 ): ExecutionSummaryView {
   return {
-    _id: e._id,
-    automationId: e.automationId,
-    automationName: e.automationName,
-    automationVersion: e.automationVersion,
-    status: e.status,
-    triggerType: e.triggerType,
-    entityType: e.entityType ?? null,
-    entityId: e.entityId ?? null,
-    isTest: e.isTest,
-    parentExecutionId: e.parentExecutionId ?? null,
-    retryOf: e.retryOf ?? null,
+    ...plainOf(e, EXECUTION_SUMMARY_FIELDS),
     retries: [...retries],
-    workflowId: e.workflowId,
-    startedAt: e.startedAt.toISOString(),
-    finishedAt: iso(e.finishedAt),
-    durationMs: e.durationMs ?? null,
-    error: e.error ?? null,
+    ...plainOf(e, EXECUTION_TIMING_FIELDS),
   };
 }
 
 export function serializeStep(s: AutomationStep): StepView {
   return {
-    _id: s._id,
-    nodeId: s.nodeId,
-    nodeType: s.nodeType,
-    actionType: s.actionType ?? null,
-    status: s.status,
-    attempt: s.attempt,
-    startedAt: s.startedAt.toISOString(),
-    endedAt: iso(s.endedAt),
+    ...plainOf(s, STEP_FIELDS),
     // Rows written before credential headers were masked at write time are masked here too.
     input: maskConfigSecrets(s.actionType ?? null, s.input ?? null),
-    output: s.output ?? null,
-    error: s.error ?? null,
-    handle: s.handle ?? null,
+    ...plainOf(s, STEP_RESULT_FIELDS),
   };
 }
 

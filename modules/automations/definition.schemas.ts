@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { EventName } from '../../platform/outbox/catalog';
 import { WAIT_FORMS_DOC } from '../../platform/shared/wait-duration';
-import { NON_EVENT_TRIGGERS, UNEMITTED_TRIGGERS } from './trigger-sources';
+import { INSIGHT_TRIGGERS, NON_EVENT_TRIGGERS, UNEMITTED_TRIGGERS } from './trigger-sources';
 import {
   zArray,
   zEnum,
@@ -25,13 +25,49 @@ export { NON_EVENT_TRIGGERS, UNEMITTED_TRIGGERS };
  * Every trigger of the spec's Events table: a declared event's name (catalog.ts), or one of the
  * two lists above (a misspelt name fails tsc).
  */
-export const TRIGGER_TYPES = [
+/** Still accepted; `record_created` / `record_changed` cover them (the spec says to prefer those). */
+export const LEGACY_TRIGGERS = [
   'lead_created',
   'lead_updated',
   'company_updated',
   'person_updated',
   'deal_created',
   'deal_updated',
+] as const satisfies readonly EventName[];
+
+export const BOOKING_TRIGGERS = [
+  'booking_created',
+  'booking_cancelled',
+  'booking_rescheduled',
+  'booking_approved',
+  'booking_rejected',
+  // Issue 28: the approver's request and reminders of a pending booking.
+  'booking_approval_requested',
+  'booking_approval_reminder',
+] as const satisfies readonly EventName[];
+
+/** Sequence enrollment events (payload { enrollment }): the enrolled record's namespaces are loaded. */
+export const SEQUENCE_TRIGGERS = [
+  'sequence_enrolled',
+  'sequence_completed',
+  'sequence_exited',
+  'sequence_paused',
+  'sequence_resumed',
+  'sequence_unenrolled',
+] as const satisfies readonly EventName[];
+
+/** A support ticket changed after it was created. */
+export const TICKET_CHANGE_TRIGGERS = [
+  'support_ticket_updated',
+  'support_ticket_resolved',
+  'support_ticket_closed',
+  'support_ticket_reopened',
+  'support_ticket_stage_changed',
+  'support_ticket_assigned',
+] as const satisfies readonly EventName[];
+
+export const TRIGGER_TYPES = [
+  ...LEGACY_TRIGGERS,
   'deal_won',
   'deal_lost',
   'deal_stage_changed',
@@ -67,27 +103,10 @@ export const TRIGGER_TYPES = [
   'contract_signer_corrected',
   'contract_invitation_resent',
   'contract_extended',
-  'booking_created',
-  'booking_cancelled',
-  'booking_rescheduled',
-  'booking_approved',
-  'booking_rejected',
-  // Issue 28: the approver's request and reminders of a pending booking.
-  'booking_approval_requested',
-  'booking_approval_reminder',
-  'calculator_submission',
-  'calculator_submission_processed',
-  'reply_intent_detected',
-  'lifecycle_stage_changed',
-  'engagement_risk_detected',
-  'winback_opportunity',
+  ...BOOKING_TRIGGERS,
+  ...INSIGHT_TRIGGERS,
   'support_ticket_created',
-  'support_ticket_updated',
-  'support_ticket_resolved',
-  'support_ticket_closed',
-  'support_ticket_reopened',
-  'support_ticket_stage_changed',
-  'support_ticket_assigned',
+  ...TICKET_CHANGE_TRIGGERS,
   'tag_added',
   'tag_removed',
   'user_joined_workspace',
@@ -98,25 +117,9 @@ export const TRIGGER_TYPES = [
   'record_changed',
   'scheduled',
   'webhook',
-  // Sequence enrollment events (payload { enrollment }): the enrolled record's namespaces are loaded.
-  'sequence_enrolled',
-  'sequence_completed',
-  'sequence_exited',
-  'sequence_paused',
-  'sequence_resumed',
-  'sequence_unenrolled',
+  ...SEQUENCE_TRIGGERS,
 ] as const satisfies readonly (EventName | (typeof NON_EVENT_TRIGGERS)[number] | (typeof UNEMITTED_TRIGGERS)[number])[];
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
-
-/** Still accepted; `record_created` / `record_changed` cover them (the spec says to prefer those). */
-export const LEGACY_TRIGGERS = [
-  'lead_created',
-  'lead_updated',
-  'company_updated',
-  'person_updated',
-  'deal_created',
-  'deal_updated',
-] as const satisfies readonly TriggerType[];
 
 /**
  * Accounting actions: the spec withholds the six systems' names (they prefix its identifiers), so
@@ -185,6 +188,9 @@ export const LOOKUP_ENTITY_TYPES = [
 export type LookupEntityType = (typeof LOOKUP_ENTITY_TYPES)[number];
 export const LOOKUP_MODES = ['first', 'count', 'all'] as const;
 
+/** Operators that compare against no value. */
+export const VALUELESS_OPERATORS = ['is_empty', 'is_not_empty', 'exists', 'not_exists', 'is_true', 'is_false'] as const;
+
 export const CONDITION_OPERATORS = [
   'equals',
   'not_equals',
@@ -198,12 +204,7 @@ export const CONDITION_OPERATORS = [
   'greater_than_or_equal',
   'less_than_or_equal',
   'between',
-  'is_empty',
-  'is_not_empty',
-  'exists',
-  'not_exists',
-  'is_true',
-  'is_false',
+  ...VALUELESS_OPERATORS,
   'array_contains',
   'array_length_equals',
   'array_length_greater',

@@ -102,16 +102,21 @@ function placeholderWarnings(value: unknown, path: string, out: ValidationIssue[
     for (const [k, v] of Object.entries(value)) placeholderWarnings(v, joinPath(path, [k]), out, depth + 1);
 }
 
+/** What is wrong with a node's triggerType / actionType: missing, or not one of `known`; undefined when fine. */
+function typeProblem(value: unknown, known: readonly string[], what: string): string | undefined {
+  if (value === undefined || value === '') return 'is required';
+  if (!(known as readonly unknown[]).includes(value)) return `unknown ${what} type ${quote(value)}`;
+  return undefined;
+}
+
 function validateNodeData(node: GraphNode, base: string, errors: ValidationIssue[], warnings: ValidationIssue[]): void {
   const data = isPlainObject(node.data) ? node.data : {};
   const dataPath = `${base}.data`;
   switch (node.type) {
     case 'trigger': {
       const t = data.triggerType;
-      if (t === undefined || t === '')
-        return void errors.push({ path: `${dataPath}.triggerType`, error: 'is required' });
-      if (!(TRIGGER_TYPES as readonly unknown[]).includes(t))
-        return void errors.push({ path: `${dataPath}.triggerType`, error: `unknown trigger type ${quote(t)}` });
+      const badType = typeProblem(t, TRIGGER_TYPES, 'trigger');
+      if (badType) return void errors.push({ path: `${dataPath}.triggerType`, error: badType });
       if (data.config !== undefined && data.config !== null && !isPlainObject(data.config))
         return void errors.push({ path: `${dataPath}.config`, error: 'must be an object' });
       const schema = TRIGGER_CONFIG_SCHEMAS[t as TriggerType];
@@ -126,10 +131,8 @@ function validateNodeData(node: GraphNode, base: string, errors: ValidationIssue
     }
     case 'action': {
       const a = data.actionType;
-      if (a === undefined || a === '')
-        return void errors.push({ path: `${dataPath}.actionType`, error: 'is required' });
-      if (!(ACTION_TYPES as readonly unknown[]).includes(a))
-        return void errors.push({ path: `${dataPath}.actionType`, error: `unknown action type ${quote(a)}` });
+      const badType = typeProblem(a, ACTION_TYPES, 'action');
+      if (badType) return void errors.push({ path: `${dataPath}.actionType`, error: badType });
       const actionType = a as ActionType;
       const configPath = `${dataPath}.config`;
       if (data.config !== undefined && !isPlainObject(data.config))

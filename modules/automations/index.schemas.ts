@@ -11,5 +11,7 @@ export {
   executionSettingsSchema,
   FAILURE_BEHAVIORS,
   NODE_ID_RE,
+  SEQUENCE_TRIGGERS,
 } from './definition.schemas';
 export { aiSchemaOf, conditionValueProblem } from './node-data.schemas';
+export { graphEdgeView } from './automations.views';

@@ -12,6 +12,7 @@ import {
   RECORD_CHANGE_TYPES,
   RECORD_ENTITY_TYPES,
   TAG_TRIGGER_ENTITY_TYPES,
+  VALUELESS_OPERATORS,
   WEBHOOK_ENTITY_TYPES,
   type ConditionOperator,
   type TriggerType,
@@ -208,14 +209,7 @@ export const aiDataSchema = zObject({
 
 // ── condition ───────────────────────────────────────────────────────────────────────────────
 
-const NO_VALUE: readonly ConditionOperator[] = [
-  'is_empty',
-  'is_not_empty',
-  'exists',
-  'not_exists',
-  'is_true',
-  'is_false',
-];
+const NO_VALUE: readonly ConditionOperator[] = VALUELESS_OPERATORS;
 const NEEDS_VALUE: readonly ConditionOperator[] = [
   'contains',
   'not_contains',

@@ -33,6 +33,15 @@ const isLineTerminator = (c: string): boolean => c === '\n' || c === '\r' || c =
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_]/.test(c);
 const isDigit: Test = (c) => c >= '0' && c <= '9';
 const isSpace: Test = (c) => /\s/.test(c);
+/** Escapes that stand for one control character (\t, \n, …, \0). */
+const CHAR_ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['t', '\t'],
+  ['n', '\n'],
+  ['r', '\r'],
+  ['f', '\f'],
+  ['v', '\v'],
+  ['0', '\0'],
+]);
 const not =
   (t: Test): Test =>
   (c) =>
@@ -137,6 +146,8 @@ class Parser {
   private readEscape(inClass: boolean): { ch: string } | { test: Test } | { assert: AssertKind } {
     const c = this.src[this.i++];
     if (c === undefined) throw new PatternError('pattern ends with a backslash');
+    const ch = CHAR_ESCAPES.get(c);
+    if (ch !== undefined) return { ch };
     switch (c) {
       case 'd':
         return { test: isDigit };
@@ -155,18 +166,6 @@ class Parser {
       case 'B':
         if (inClass) throw new PatternError('\\B inside a character class');
         return { assert: 'nonword' };
-      case 't':
-        return { ch: '\t' };
-      case 'n':
-        return { ch: '\n' };
-      case 'r':
-        return { ch: '\r' };
-      case 'f':
-        return { ch: '\f' };
-      case 'v':
-        return { ch: '\v' };
-      case '0':
-        return { ch: '\0' };
       case 'x':
       case 'u': {
         const len = c === 'x' ? 2 : 4;

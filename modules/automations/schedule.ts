@@ -39,6 +39,24 @@ export function isValidTimeZone(tz: unknown): tz is string {
   }
 }
 
+/** The day a weekly or monthly schedule runs on: required, an integer from `min` to `max`. */
+const DAY_RULES = {
+  weekly: {
+    key: 'dayOfWeek',
+    min: 0,
+    max: 6,
+    required: 'is required with frequency weekly (0 = Sunday … 6 = Saturday)',
+    range: 'must be an integer from 0 (Sunday) to 6 (Saturday)',
+  },
+  monthly: {
+    key: 'dayOfMonth',
+    min: 1,
+    max: 28,
+    required: 'is required with frequency monthly (1-28)',
+    range: 'must be an integer from 1 to 28 (every month has those days)',
+  },
+} as const;
+
 /** Select inputs often send "15" for 15: integer strings are accepted for the numeric fields. */
 function intOf(v: unknown): number | null {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
@@ -87,21 +105,13 @@ export function parseScheduleConfig(config: unknown): { config?: ScheduledTrigge
     errors.push({ path: 'time', error: 'must be HH:mm (24-hour, e.g. 09:30)' });
   } else out.time = time;
 
-  if (out.frequency === 'weekly') {
-    const d = intOf(config.dayOfWeek);
-    if (config.dayOfWeek === undefined || config.dayOfWeek === null)
-      errors.push({ path: 'dayOfWeek', error: 'is required with frequency weekly (0 = Sunday … 6 = Saturday)' });
-    else if (d === null || d < 0 || d > 6)
-      errors.push({ path: 'dayOfWeek', error: 'must be an integer from 0 (Sunday) to 6 (Saturday)' });
-    else out.dayOfWeek = d;
-  }
-  if (out.frequency === 'monthly') {
-    const d = intOf(config.dayOfMonth);
-    if (config.dayOfMonth === undefined || config.dayOfMonth === null)
-      errors.push({ path: 'dayOfMonth', error: 'is required with frequency monthly (1-28)' });
-    else if (d === null || d < 1 || d > 28)
-      errors.push({ path: 'dayOfMonth', error: 'must be an integer from 1 to 28 (every month has those days)' });
-    else out.dayOfMonth = d;
+  const rule = out.frequency === 'weekly' || out.frequency === 'monthly' ? DAY_RULES[out.frequency] : undefined;
+  if (rule) {
+    const d = intOf(config[rule.key]);
+    if (config[rule.key] === undefined || config[rule.key] === null)
+      errors.push({ path: rule.key, error: rule.required });
+    else if (d === null || d < rule.min || d > rule.max) errors.push({ path: rule.key, error: rule.range });
+    else out[rule.key] = d;
   }
   return errors.length ? { errors } : { config: out, errors };
 }

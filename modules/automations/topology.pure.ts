@@ -148,18 +148,21 @@ export function findCycle(topo: Topology, nodeIds: readonly string[]): GraphEdge
 export type NodeOutcome = { handle: string | null } | { stop: true };
 
 /**
- * Runs the graph from the trigger with the semantics in the header. `runNode` does the work
- * (activities, timers); the trigger itself is passed to it too and usually returns handle null.
+ * Runs the graph with the semantics in the header, started either at the trigger or, for a fan-out child, behind
+ * `start.nodeId`'s `start.handle` edges: nodes up to and including the start node are not run again. `runNode` does
+ * the work (activities, timers); the trigger itself is passed to it too and usually returns handle null.
  */
-export async function walkGraph(
+export async function walkFrom(
   topo: Topology,
+  start: { nodeId: string; handle: string } | null | undefined,
   runNode: (node: GraphNode) => Promise<NodeOutcome>,
 ): Promise<{ ran: string[]; stopped: boolean }> {
   const taken = new Set<string>();
   const ran: string[] = [];
+  if (start) for (const e of outgoingEdges(topo, start.nodeId, start.handle)) taken.add(e.id);
   for (const id of topo.order) {
-    const isTrigger = id === topo.triggerId;
-    if (!isTrigger && !topo.incoming(id).some((e) => taken.has(e.id))) continue;
+    const isEntry = !start && id === topo.triggerId;
+    if (!isEntry && !topo.incoming(id).some((e) => taken.has(e.id))) continue;
     const outcome = await runNode(topo.node(id)!);
     ran.push(id);
     if ('stop' in outcome) return { ran, stopped: true };
@@ -167,3 +170,9 @@ export async function walkGraph(
   }
   return { ran, stopped: false };
 }
+
+/** Runs the graph from the trigger. */
+export const walkGraph = (
+  topo: Topology,
+  runNode: (node: GraphNode) => Promise<NodeOutcome>,
+): Promise<{ ran: string[]; stopped: boolean }> => walkFrom(topo, null, runNode);

@@ -6,6 +6,17 @@
  */
 export const NON_EVENT_TRIGGERS = ['record_created', 'record_changed', 'scheduled', 'webhook'] as const;
 
+/** The calculator and insight triggers (none is emitted yet). */
+export const INSIGHT_TRIGGERS = [
+  // The calculators service emits calculator_submission_created, not this name.
+  'calculator_submission',
+  'calculator_submission_processed',
+  'reply_intent_detected',
+  'lifecycle_stage_changed',
+  'engagement_risk_detected',
+  'winback_opportunity',
+] as const;
+
 /**
  * Triggers of the spec's Events table that no code emits (no declared event of that name): they
  * can be saved and never fire. The event catalog test fails once one of them is declared.
@@ -20,13 +31,7 @@ export const UNEMITTED_TRIGGERS = [
   'offer_pdf_downloaded',
   'contract_period_ending',
   'contract_viewed',
-  // The calculators service emits calculator_submission_created, not this name.
-  'calculator_submission',
-  'calculator_submission_processed',
-  'reply_intent_detected',
-  'lifecycle_stage_changed',
-  'engagement_risk_detected',
-  'winback_opportunity',
+  ...INSIGHT_TRIGGERS,
   'user_joined_workspace',
   'ads_lead_form_submitted',
 ] as const;

@@ -3,7 +3,14 @@
  * `candidateTriggerTypes(eventType)` to narrow the automations worth loading for an event.
  * Pure; the event is the outbox row (`type`, `entityType`, `payload`).
  */
-import { RECORD_CHANGE_TYPES, RECORD_ENTITY_TYPES, type TriggerType } from './definition.schemas';
+import {
+  BOOKING_TRIGGERS,
+  RECORD_CHANGE_TYPES,
+  RECORD_ENTITY_TYPES,
+  SEQUENCE_TRIGGERS,
+  TICKET_CHANGE_TRIGGERS,
+  type TriggerType,
+} from './definition.schemas';
 import { isPlainObject } from '../../platform/shared/zod-kit';
 
 export interface TriggerRef {
@@ -27,7 +34,7 @@ export const TAG_ENTITY_MAP = { Lead: 'lead', People: 'person', Company: 'compan
 /** Placeholder namespaces each trigger loads into the context (the spec's Events table). */
 export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() => {
   const out: Partial<Record<TriggerType, readonly string[]>> = {};
-  const set = (types: TriggerType[], ns: string[]) => types.forEach((t) => (out[t] = ns));
+  const set = (types: readonly TriggerType[], ns: string[]) => types.forEach((t) => (out[t] = ns));
   set(['lead_created', 'lead_updated'], ['lead', 'person', 'company', 'owner']);
   set(['company_updated'], ['company', 'owner']);
   set(['person_updated'], ['person', 'company', 'owner']);
@@ -68,18 +75,7 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
     ],
     ['contract', 'offer', 'deal', 'company', 'owner', 'signer'],
   );
-  set(
-    [
-      'booking_created',
-      'booking_cancelled',
-      'booking_rescheduled',
-      'booking_approved',
-      'booking_rejected',
-      'booking_approval_requested',
-      'booking_approval_reminder',
-    ],
-    ['booking', 'person'],
-  );
+  set(BOOKING_TRIGGERS, ['booking', 'person']);
   set(['calculator_submission', 'calculator_submission_processed'], ['calculator', 'lead']);
   set(['reply_intent_detected'], ['email', 'lead', 'person', 'ai']);
   set(
@@ -87,17 +83,7 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
     ['person', 'company', 'lead', 'owner'],
   );
   set(['support_ticket_created'], ['ticket', 'person', 'company']);
-  set(
-    [
-      'support_ticket_updated',
-      'support_ticket_resolved',
-      'support_ticket_closed',
-      'support_ticket_reopened',
-      'support_ticket_stage_changed',
-      'support_ticket_assigned',
-    ],
-    ['ticket', 'person', 'company', 'owner'],
-  );
+  set(TICKET_CHANGE_TRIGGERS, ['ticket', 'person', 'company', 'owner']);
   set(['tag_added', 'tag_removed'], ['lead', 'person', 'company', 'owner']);
   set(['user_joined_workspace'], ['owner']);
   set(['ads_lead_form_submitted'], ['lead', 'ads', 'person', 'company']);
@@ -106,17 +92,7 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
   set(['record_changed'], ['lead', 'deal', 'company', 'person', 'owner']);
   set(['scheduled'], []);
   set(['webhook'], ['webhookData']);
-  set(
-    [
-      'sequence_enrolled',
-      'sequence_completed',
-      'sequence_exited',
-      'sequence_paused',
-      'sequence_resumed',
-      'sequence_unenrolled',
-    ],
-    ['enrollment', 'lead', 'person', 'company', 'deal', 'owner'],
-  );
+  set(SEQUENCE_TRIGGERS, ['enrollment', 'lead', 'person', 'company', 'deal', 'owner']);
   return out as Record<TriggerType, readonly string[]>;
 })();
 

@@ -295,26 +295,21 @@ export function freeAgentsAt(
   const rules = rulesOf(config, meetingType);
   const agents = opts.agentIds ? config.agents.filter((a) => opts.agentIds!.includes(a.userId)) : config.agents;
   const iso = start.toISOString();
-  const slot = computeSlots({
-    rules,
-    agents,
-    loads,
-    startDate: localDate,
-    endDate: localDate,
-    now,
-    onlyStart: start.getTime(),
-  }).find((s) => s.start === iso);
-  if (!slot) {
-    // Not free: 400 when it is no slot of the config at all (the grid without any booking), else taken (409).
-    const onGrid = computeSlots({
+  // The slots starting at `start` that day, given the agents' loads.
+  const slotsAt = (agentLoads: typeof loads) =>
+    computeSlots({
       rules,
       agents,
-      loads: new Map(),
+      loads: agentLoads,
       startDate: localDate,
       endDate: localDate,
       now,
       onlyStart: start.getTime(),
-    }).some((s) => s.start === iso);
+    });
+  const slot = slotsAt(loads).find((s) => s.start === iso);
+  if (!slot) {
+    // Not free: 400 when it is no slot of the config at all (the grid without any booking), else taken (409).
+    const onGrid = slotsAt(new Map()).some((s) => s.start === iso);
     if (!onGrid) {
       throw validation(
         `${opts.field}: ${iso} is not a bookable slot start of this config (outside the agents' availability, off the ${config.slotIntervalMinutes}-minute grid, or within the minimum notice of ${config.minimumNoticeMinutes} minutes)`,

@@ -1,6 +1,7 @@
 /** The HTML page of an approver's one-click link: the booking, and approve/reject forms while the link is open. */
 import { DateTime } from 'luxon';
 import type { BookingDecisionView } from './bookings.views';
+import { publicPageHeaders } from '../../platform/http/public-page';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -14,15 +15,7 @@ const STATE_TEXT: Record<BookingDecisionView['state'], string> = {
   not_approver: 'You are no longer an approver of this booking page.',
 };
 
-export const DECISION_PAGE_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Cache-Control': 'no-store, private',
-  'Referrer-Policy': 'no-referrer',
-  'X-Robots-Tag': 'noindex',
-  'X-Frame-Options': 'DENY',
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-};
+export const DECISION_PAGE_HEADERS = publicPageHeaders();
 
 export function renderDecisionPage(view: BookingDecisionView, action: string): string {
   const b = view.booking;

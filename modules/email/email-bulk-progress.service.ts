@@ -4,6 +4,7 @@ import { forkForWorkspace } from '../../platform/orm/tenant';
 import { EmailBulk, EmailBulkRecipient, type BulkRecipientStatus } from './email-bulk.entity';
 import type { BulkProgressView, BulkRecipientView } from './email.views';
 import { getRecord } from '../../platform/shared/record-service';
+import { plainOf } from '../../platform/shared/views';
 
 // A bulk e-mail's end and its progress: the status counts, finishing the send, the progress read.
 
@@ -57,6 +58,19 @@ export const serializeRecipient = (r: EmailBulkRecipient): BulkRecipientView => 
   sentAt: r.sentAt?.toISOString() ?? null,
 });
 
+const BULK_FIELDS = [
+  'status',
+  'accountId',
+  'subject',
+  'immediate',
+  'trackOpens',
+  'workflowId',
+  'error',
+  'createdBy',
+  'createdAt',
+  'finishedAt',
+] as const;
+
 /** GET /emails/bulk/:queueId: totals plus one page of recipients (in send order, optionally by status). */
 export async function getBulkProgress(
   ctx: Ctx,
@@ -74,16 +88,7 @@ export async function getBulkProgress(
   return {
     data: {
       queueId: bulk._id,
-      status: bulk.status,
-      accountId: bulk.accountId,
-      subject: bulk.subject,
-      immediate: bulk.immediate,
-      trackOpens: bulk.trackOpens,
-      workflowId: bulk.workflowId ?? null,
-      error: bulk.error ?? null,
-      createdBy: bulk.createdBy,
-      createdAt: bulk.createdAt.toISOString(),
-      finishedAt: bulk.finishedAt?.toISOString() ?? null,
+      ...plainOf(bulk, BULK_FIELDS),
       summary,
       recipients: rows.map(serializeRecipient),
     },

@@ -6,6 +6,7 @@ import { executeLean, insertRowsSql, leanQuery, type FullRow } from '../../platf
 import type { EventPayload } from '../../platform/outbox/catalog';
 import { outboxRow } from '../../platform/outbox/emit';
 import { inTransaction } from '../../platform/shared/tx';
+import { plainOf } from '../../platform/shared/views';
 import { DeliveryError } from '../../platform/ports/delivery-error.port';
 import { OutboundMessage, type OutboundChannel, type OutboundStatus } from './outbound-message.entity';
 import { claimRows, type ClaimRow, type MessageLinks, type OutboundDraft } from './outbound-rows';
@@ -155,14 +156,8 @@ async function setStatus(
   });
 }
 
-const rowOf = (m: OutboundMessage): OutboundRow => ({
-  _id: m._id,
-  activityId: m.activityId,
-  status: m.status,
-  attempts: m.attempts,
-  providerMessageId: m.providerMessageId ?? null,
-  result: m.result ?? null,
-});
+const rowOf = (m: OutboundMessage): OutboundRow =>
+  plainOf(m, ['_id', 'activityId', 'status', 'attempts', 'providerMessageId', 'result']);
 
 /**
  * The stored result of a key already sent on this channel: a retry replays it before re-checking links that may since

@@ -13,13 +13,11 @@ import { counterpartyOf } from './sms-phone';
  * sms-inbound.service.
  */
 
+/** What a message and its summary both show first. */
+const SMS_HEAD_FIELDS = ['_id', 'direction', 'from', 'to', 'body', 'status'] as const;
+
 export const SMS_FIELDS = [
-  '_id',
-  'direction',
-  'from',
-  'to',
-  'body',
-  'status',
+  ...SMS_HEAD_FIELDS,
   'providerMessageId',
   'unread',
   'starred',
@@ -36,18 +34,7 @@ export const SMS_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const SMS_SUMMARY_FIELDS = [
-  '_id',
-  'direction',
-  'from',
-  'to',
-  'body',
-  'status',
-  'unread',
-  'starred',
-  'phoneNumber',
-  'createdAt',
-] as const;
+export const SMS_SUMMARY_FIELDS = [...SMS_HEAD_FIELDS, 'unread', 'starred', 'phoneNumber', 'createdAt'] as const;
 
 export const serializeSms = (m: SmsMessage): SmsView => plainOf(m, SMS_FIELDS);
 export const serializeSmsSummary = (m: SmsMessage): SmsSummaryView => plainOf(m, SMS_SUMMARY_FIELDS);

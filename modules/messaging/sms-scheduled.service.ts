@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
+import { getRecord } from '../../platform/shared/record-service';
 import type { Logger } from '../../platform/logger';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createRecord } from '../../platform/shared/records';
@@ -114,12 +115,7 @@ export async function listScheduled(ctx: Ctx, q: PageRequest & { status?: Schedu
 }
 
 export async function getScheduled(ctx: Ctx, id: string): Promise<ScheduledSms> {
-  return (
-    (await ctx.em.findOne(ScheduledSms, { _id: id })) ??
-    (() => {
-      throw notFound('scheduled sms');
-    })()
-  );
+  return getRecord(ctx, ScheduledSms, id, 'scheduled sms');
 }
 
 /** DELETE /sms/scheduled/:id: only a `scheduled` row can be cancelled (409 once sending, sent, failed or cancelled). */

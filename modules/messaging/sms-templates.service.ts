@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
-import { conflict, notFound, validation } from '../../platform/errors';
+import { conflict, validation } from '../../platform/errors';
+import { getRecord } from '../../platform/shared/record-service';
 import { isId } from '../../platform/ids';
 import { renderTemplate, type PlaceholderOptions } from '../../platform/shared/placeholders.pure';
 import { createRecord } from '../../platform/shared/records';
@@ -24,12 +25,7 @@ export async function listSmsTemplates(ctx: Ctx, q: PageRequest & { category?: s
 }
 
 export async function getSmsTemplate(ctx: Ctx, id: string): Promise<SmsTemplate> {
-  return (
-    (await ctx.em.findOne(SmsTemplate, { _id: id })) ??
-    (() => {
-      throw notFound('sms template');
-    })()
-  );
+  return getRecord(ctx, SmsTemplate, id, 'sms template');
 }
 
 async function save(ctx: Ctx, t: SmsTemplate): Promise<SmsTemplate> {

@@ -10,6 +10,7 @@ import {
   executionSettingsSchema,
   NODE_ID_RE,
   DEFAULT_EXECUTION_SETTINGS,
+  SEQUENCE_TRIGGERS,
 } from '../automations/index.schemas';
 import type { SequenceEventName } from './sequences.events';
 import {
@@ -40,14 +41,8 @@ export const ENTITY_TYPES = ['Lead', 'People', 'Deal', 'Company'] as const;
 export type EnrollEntityType = (typeof ENTITY_TYPES)[number];
 export const DUPLICATE_MODES = ['block', 'block_with_restart', 'allow_multiple'] as const;
 export type DuplicateHandling = (typeof DUPLICATE_MODES)[number];
-export const SEQUENCE_EVENTS = [
-  'sequence_enrolled',
-  'sequence_completed',
-  'sequence_exited',
-  'sequence_paused',
-  'sequence_resumed',
-  'sequence_unenrolled',
-] as const satisfies readonly SequenceEventName[];
+/** The enrollment events, as automations take them for triggers. */
+export const SEQUENCE_EVENTS = SEQUENCE_TRIGGERS satisfies readonly SequenceEventName[];
 export const MAX_NODES = 200;
 export const MAX_EDGES = 400;
 export const MAX_TRIGGERS = 20;

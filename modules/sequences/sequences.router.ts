@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
 import { ENGINE_UNCONFIRMED_NOTE, engineCommandId, requestKeyOf } from '../../platform/http/idempotency';
+import type { Ctx } from '../../platform/context';
 import { DomainError } from '../../platform/errors';
 import { enrollEligibility, enrollEntities } from './enroll.service';
 import { readEnrollmentWithWait } from './enrollment-wait';
@@ -64,6 +65,25 @@ export const sequencesRoutes: RouteFactory = (deps) => {
     // Pause, resume, unenroll answer a user: a Temporal outage answers within the engine deadline.
     workflows: deps.sequenceWorkflows,
   };
+  /** POST /sequences/enrollments/:enrollmentId/<action>: one engine command, idempotent by its command id. */
+  const enrollmentCommand = (
+    action: 'resume' | 'unenroll',
+    summary: string,
+    view: z.ZodType,
+    run: (ctx: Ctx, deps: SequenceEngineDeps, id: string, commandId: string) => Promise<unknown>,
+  ) =>
+    route({
+      method: 'POST',
+      path: `/api/v1/sequences/enrollments/:enrollmentId/${action}`,
+      section,
+      access: write,
+      params: enrollmentParams,
+      resources: enrollment,
+      summary: `${summary} ${ENGINE_UNCONFIRMED_NOTE}`,
+      response: envelopes.data(view),
+      handler: async ({ ctx, params, koa }) =>
+        ok(await run(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),
+    });
   return [
     route({
       method: 'GET',
@@ -99,30 +119,18 @@ export const sequencesRoutes: RouteFactory = (deps) => {
           ),
         ),
     }),
-    route({
-      method: 'POST',
-      path: '/api/v1/sequences/enrollments/:enrollmentId/resume',
-      section,
-      access: write,
-      params: enrollmentParams,
-      resources: enrollment,
-      summary: `Resume a paused enrollment. 409 invalid_state unless paused. ${ENGINE_UNCONFIRMED_NOTE}`,
-      response: envelopes.data(resumedView),
-      handler: async ({ ctx, params, koa }) =>
-        ok(await resumeEnrollment(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),
-    }),
-    route({
-      method: 'POST',
-      path: '/api/v1/sequences/enrollments/:enrollmentId/unenroll',
-      section,
-      access: write,
-      params: enrollmentParams,
-      resources: enrollment,
-      summary: `End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise. ${ENGINE_UNCONFIRMED_NOTE}`,
-      response: envelopes.data(unenrolledView),
-      handler: async ({ ctx, params, koa }) =>
-        ok(await unenrollEnrollment(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),
-    }),
+    enrollmentCommand(
+      'resume',
+      'Resume a paused enrollment. 409 invalid_state unless paused.',
+      resumedView,
+      resumeEnrollment,
+    ),
+    enrollmentCommand(
+      'unenroll',
+      'End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise.',
+      unenrolledView,
+      unenrollEnrollment,
+    ),
     route({
       method: 'POST',
       path: '/api/v1/sequences/enrollments/:enrollmentId/retry',

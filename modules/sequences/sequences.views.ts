@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FAILURE_BEHAVIORS } from '../automations/index.schemas';
+import { FAILURE_BEHAVIORS, graphEdgeView } from '../automations/index.schemas';
 import { dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { DUPLICATE_MODES, ENTITY_TYPES, SEQUENCE_EVENTS } from './definition.schemas';
 import { SEQUENCE_NODE_TYPES } from './nodes.schemas';
@@ -18,13 +18,8 @@ export const sequenceNodeView = z.object({
   data: openObjectView.describe('node settings (subject, body, templateId, delay, branch rules, …)'),
 });
 
-export const sequenceEdgeView = z.object({
-  id: z.string(),
-  source: z.string(),
-  target: z.string(),
-  sourceHandle: z.string().nullable().optional(),
-  targetHandle: z.string().nullable().optional(),
-});
+/** Sequence edges are automation graph edges. */
+export const sequenceEdgeView = graphEdgeView;
 
 const entityType = z.enum(ENTITY_TYPES);
 
@@ -190,13 +185,7 @@ export const enrollmentDetailView = enrollmentView.extend({
 export type EnrollmentDetailView = z.infer<typeof enrollmentDetailView>;
 
 export const sequenceStatsView = z.object({
-  stats: z.object({
-    totalEnrolled: int,
-    active: int,
-    paused: int,
-    completed: int,
-    exited: int,
-    switched: int,
+  stats: sequenceCountsView.extend({
     exitReasons: z.record(z.string(), int).describe('exited enrollments by exitReason'),
     steps: z.array(
       z.object({

@@ -20,15 +20,20 @@ export interface LinkedActivity {
 
 export type LinkedRef = { noteRef: string } | { callRef: string };
 
+/** The four record links of an activity row; a missing one is null. */
+export const activityLinkColumns = (links: Pick<LinkedActivity, 'companyId' | 'personId' | 'leadId' | 'dealId'>) => ({
+  companyId: links.companyId ?? null,
+  personId: links.personId ?? null,
+  leadId: links.leadId ?? null,
+  dealId: links.dealId ?? null,
+});
+
 function columns(data: LinkedActivity) {
   return {
     type: data.type,
     summary: data.summary.slice(0, 1000),
     description: data.description,
-    companyId: data.companyId ?? null,
-    personId: data.personId ?? null,
-    leadId: data.leadId ?? null,
-    dealId: data.dealId ?? null,
+    ...activityLinkColumns(data),
     entityType: data.entityType,
     entityId: data.entityId,
     date: data.date,

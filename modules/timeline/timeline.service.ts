@@ -3,6 +3,7 @@ import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';
+import { activityLinkColumns } from './linked';
 import type { ActivityView } from './timeline.schemas';
 
 export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & {
@@ -36,10 +37,7 @@ export function recordSystemActivity(
       system: true,
       summary,
       description: null,
-      companyId: link.companyId ?? null,
-      personId: link.personId ?? null,
-      dealId: link.dealId ?? null,
-      leadId: link.leadId ?? null,
+      ...activityLinkColumns(link),
       entityType: link.entityType,
       entityId: link.entityId,
       noteRef: null,

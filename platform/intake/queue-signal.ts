@@ -21,9 +21,9 @@ export async function notifyQueued(em: EntityManager): Promise<void> {
  * A run finished and left room under its workspace's cap on runs in flight (automations/engine/in-flight.ts): the
  * starter of this process hears it at once (the in-process event); where no starter runs in this process (a backlog
  * worker, `starterHere` false), every worker's starter hears it through NOTIFY, else only its 5 s poll would start the
- * workspace's next queued runs.
+ * workspace's next queued runs. Given the global entity manager (no transaction), the NOTIFY goes out at once.
  */
 export async function roomFreed(em: EntityManager, workspaceId: string, starterHere: boolean): Promise<void> {
   queuedRuns.emit('queued', workspaceId);
-  if (!starterHere) await em.getConnection().execute(`select pg_notify('${START_QUEUE_CHANNEL}', '')`);
+  if (!starterHere) await notifyQueued(em);
 }

@@ -1,27 +1,16 @@
 import { z } from 'zod';
 import { normalizeDomain, normalizeProfileUrl } from './normalize';
+import { zClearableNormalized } from './zod-kit';
 
 // The request fields of the keys records are matched on (normalize.ts): the company and person schemas store a
 // profile link, the record lookups (companies, people) and the registry match (lookups) query by profile or domain.
 
 /** A stored profile link: canonical URL, '' or null clears; anything else that is not a profile URL is a 400. */
-export const profileUrlField = z
-  .string()
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .nullable()
-  .transform((value, ctx) => {
-    if (value === null || value === '') return null;
-    const profile = normalizeProfileUrl(value);
-    if (!profile) {
-      ctx.addIssue({ code: 'custom', message: 'must be a profile URL such as https://www.linkedin.com/company/acme' });
-      return z.NEVER;
-    }
-    return profile.url;
-  })
-  .describe(
-    'professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query)',
-  );
+export const profileUrlField = zClearableNormalized(
+  2048,
+  (value) => normalizeProfileUrl(value)?.url ?? null,
+  'must be a profile URL such as https://www.linkedin.com/company/acme',
+).describe('professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query)');
 
 /** A key to look up: 1 to 2048 characters that `normalize` turns into the key, else a 400 with `message`. */
 const lookupKey = <K>(normalize: (value: string) => K | null, message: string) =>

@@ -3,7 +3,7 @@
  * the runtime's zone database and stored as given, the case fixed (america/new_york → America/New_York).
  * Offsets (+05:00) and unknown names are refused (400).
  */
-import { z } from 'zod';
+import { zClearableNormalized } from './zod-kit';
 
 const ZONE_RE = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
 // The answer per name is kept (bounded: the names in use are few).
@@ -33,18 +33,8 @@ export function canonicalTimeZone(tz: string): string | null {
 }
 
 /** An optional IANA time zone: null or "" clears it. */
-export const timeZoneField = z
-  .string()
-  .trim()
-  .max(64, 'must be at most 64 characters')
-  .nullable()
-  .transform((v, ctx) => {
-    if (v === '' || v === null) return null;
-    const name = canonicalTimeZone(v);
-    if (!name) {
-      ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as America/New_York' });
-      return z.NEVER;
-    }
-    return name;
-  })
-  .describe('IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time');
+export const timeZoneField = zClearableNormalized(
+  64,
+  canonicalTimeZone,
+  'must be an IANA time zone such as America/New_York',
+).describe('IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time');

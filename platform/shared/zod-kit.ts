@@ -109,3 +109,23 @@ export function issuesOf(schema: z.ZodType, value: unknown, base: string): Valid
   if (res.success) return [];
   return res.error.issues.map((iss) => ({ path: joinPath(base, iss.path), error: iss.message }));
 }
+
+/**
+ * A stored value that '' or null clears: trimmed, at most `max` characters, kept in the form `normalize` gives it
+ * (a 400 with `message` when it gives none).
+ */
+export const zClearableNormalized = (max: number, normalize: (value: string) => string | null, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .transform((value, ctx) => {
+      if (value === null || value === '') return null;
+      const normalized = normalize(value);
+      if (!normalized) {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      return normalized;
+    });

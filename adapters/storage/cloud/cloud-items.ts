@@ -1,5 +1,5 @@
 import { validation, type DomainError } from '../../../platform/errors';
-import type { CloudItem, CloudProviderId } from '../../../platform/ports/cloud-provider.port';
+import type { CloudAccount, CloudItem, CloudProviderId } from '../../../platform/ports/cloud-provider.port';
 
 /** The 400 when the provider does not find the folder (or drive) to list or create in. */
 export const noSuchFolder = (): DomainError =>
@@ -21,5 +21,19 @@ export function driveItem(
     size: null,
     modifiedAt: drive.modifiedAt,
     webUrl: drive.webUrl,
+  };
+}
+
+/** The connected account from the provider's JSON: a missing id is '', a missing name or e-mail null. */
+export function cloudAccount(
+  provider: CloudProviderId,
+  accountId: unknown,
+  user: { displayName?: string | null; email?: string | null },
+): CloudAccount {
+  return {
+    provider,
+    accountId: String(accountId ?? ''),
+    displayName: user.displayName ?? null,
+    email: user.email ?? null,
   };
 }

@@ -7,7 +7,7 @@ import type {
   CreateKind,
   CloudEnv,
 } from '../../../platform/ports/cloud-provider.port';
-import { driveItem, noSuchFolder } from './cloud-items';
+import { cloudAccount, driveItem, noSuchFolder } from './cloud-items';
 import { OAuthJsonClient } from './oauth-client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider JSON, every field read defensively
@@ -40,12 +40,7 @@ export class GoogleDriveProvider implements CloudStorageProvider {
     const about =
       (await this.client.request('GET', `${this.api}/about?fields=user(displayName,emailAddress,permissionId)`)) ?? {};
     const user = (about.user ?? {}) as DriveFile;
-    return {
-      provider: this.id,
-      accountId: String(user.permissionId ?? ''),
-      displayName: user.displayName ?? null,
-      email: user.emailAddress ?? null,
-    };
+    return cloudAccount(this.id, user.permissionId, { displayName: user.displayName, email: user.emailAddress });
   }
 
   async browse(q: BrowseQuery): Promise<CloudItem[]> {

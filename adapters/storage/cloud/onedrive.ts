@@ -7,7 +7,7 @@ import type {
   CreateKind,
   CloudEnv,
 } from '../../../platform/ports/cloud-provider.port';
-import { driveItem, noSuchFolder } from './cloud-items';
+import { cloudAccount, driveItem, noSuchFolder } from './cloud-items';
 import { OAuthJsonClient } from './oauth-client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider JSON, every field read defensively
@@ -47,12 +47,7 @@ export class OneDriveProvider implements CloudStorageProvider {
   async account(): Promise<CloudAccount> {
     const drive = (await this.client.request('GET', `${this.graph}/me/drive?$select=id,owner,driveType`)) ?? {};
     const user = ((drive.owner as GraphItem | undefined)?.user ?? {}) as GraphItem;
-    return {
-      provider: this.id,
-      accountId: String(drive.id ?? ''),
-      displayName: user.displayName ?? null,
-      email: user.email ?? null,
-    };
+    return cloudAccount(this.id, drive.id, user);
   }
 
   async browse(q: BrowseQuery): Promise<CloudItem[]> {

@@ -188,61 +188,53 @@ export const createRecordAction: ActionHandler<CreateConfig> = {
   },
 };
 
-export const createLeadAction: ActionHandler<{ title: string; email?: string; phone?: string; status?: string }> = {
-  kind: 'crm',
-  describe: (c) => `would create a lead "${c.title}"`,
-  async run(env, c) {
-    const id = await create(
-      env,
-      'lead',
-      { title: c.title, email: c.email || undefined, phone: c.phone || undefined, status: c.status || undefined },
-      'config',
-    );
-    return { output: { recordType: 'lead', recordId: id } };
-  },
-};
+/** A deprecated create_lead / create_deal / create_contact action: its config becomes the new record's body. */
+function legacyCreateAction<C>(
+  kind: RecordKind,
+  describe: (c: C) => string,
+  bodyOf: (c: C) => Record<string, unknown>,
+): ActionHandler<C> {
+  return {
+    kind: 'crm',
+    describe,
+    async run(env, c) {
+      const id = await create(env, kind, bodyOf(c), 'config');
+      return { output: { recordType: kind, recordId: id } };
+    },
+  };
+}
 
-export const createDealAction: ActionHandler<{
+export const createLeadAction = legacyCreateAction<{ title: string; email?: string; phone?: string; status?: string }>(
+  'lead',
+  (c) => `would create a lead "${c.title}"`,
+  (c) => ({ title: c.title, email: c.email || undefined, phone: c.phone || undefined, status: c.status || undefined }),
+);
+
+export const createDealAction = legacyCreateAction<{
   title: string;
   value?: number;
   flowRef?: string;
   stageId?: string | number;
-}> = {
-  kind: 'crm',
-  describe: (c) => `would create a deal "${c.title}"`,
-  async run(env, c) {
-    const id = await create(
-      env,
-      'deal',
-      {
-        title: c.title,
-        value: c.value,
-        flowId: c.flowRef || undefined,
-        stageId: c.stageId === undefined || c.stageId === '' ? undefined : String(c.stageId),
-      },
-      'config',
-    );
-    return { output: { recordType: 'deal', recordId: id } };
-  },
-};
+}>(
+  'deal',
+  (c) => `would create a deal "${c.title}"`,
+  (c) => ({
+    title: c.title,
+    value: c.value,
+    flowId: c.flowRef || undefined,
+    stageId: c.stageId === undefined || c.stageId === '' ? undefined : String(c.stageId),
+  }),
+);
 
-export const createContactAction: ActionHandler<{ firstName: string; lastName?: string; email?: string }> = {
-  kind: 'crm',
-  describe: (c) => `would create a person "${[c.firstName, c.lastName].filter(Boolean).join(' ')}"`,
-  async run(env, c) {
-    const id = await create(
-      env,
-      'person',
-      {
-        firstName: c.firstName,
-        lastName: c.lastName || undefined,
-        ...(c.email ? { emails: [{ email: c.email }] } : {}),
-      },
-      'config',
-    );
-    return { output: { recordType: 'person', recordId: id } };
-  },
-};
+export const createContactAction = legacyCreateAction<{ firstName: string; lastName?: string; email?: string }>(
+  'person',
+  (c) => `would create a person "${[c.firstName, c.lastName].filter(Boolean).join(' ')}"`,
+  (c) => ({
+    firstName: c.firstName,
+    lastName: c.lastName || undefined,
+    ...(c.email ? { emails: [{ email: c.email }] } : {}),
+  }),
+);
 
 export const moveDealStageAction: ActionHandler<{ stageId: string | number; flowRef?: string; dealId?: string }> = {
   kind: 'crm',

@@ -2,33 +2,12 @@
  * Pure helpers of the execution workflow (no I/O, no clock): the graph walk with an optional
  * start point for fan-out children, delay lengths, and context merging.
  */
-import { outgoingEdges, type GraphNode, type NodeOutcome, type Topology } from '../topology.pure';
+import type { GraphNode } from '../topology.pure';
 import { waitDurationOf } from '../../../platform/shared/wait-duration';
-import type { Context, StartPoint } from './types.pure';
+import type { Context } from './types.pure';
 
-/**
- * `walkGraph` semantics (topological order, a node runs once when one of its incoming edges was
- * taken), started either at the trigger or, for a fan-out child, behind `start.nodeId`'s
- * `start.handle` edges: nodes up to and including the start node are not run again.
- */
-export async function walkFrom(
-  topo: Topology,
-  start: StartPoint | null | undefined,
-  runNode: (node: GraphNode) => Promise<NodeOutcome>,
-): Promise<{ ran: string[]; stopped: boolean }> {
-  const taken = new Set<string>();
-  const ran: string[] = [];
-  if (start) for (const e of outgoingEdges(topo, start.nodeId, start.handle)) taken.add(e.id);
-  for (const id of topo.order) {
-    const isEntry = !start && id === topo.triggerId;
-    if (!isEntry && !topo.incoming(id).some((e) => taken.has(e.id))) continue;
-    const outcome = await runNode(topo.node(id)!);
-    ran.push(id);
-    if ('stop' in outcome) return { ran, stopped: true };
-    for (const e of outgoingEdges(topo, id, outcome.handle)) taken.add(e.id);
-  }
-  return { ran, stopped: false };
-}
+/** The graph walk, with an optional start point for fan-out children (topology.pure.ts). */
+export { walkFrom } from '../topology.pure';
 
 /**
  * Milliseconds of a delay node (the wait alias family of shared/wait-duration, the same reading
