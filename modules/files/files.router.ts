@@ -9,8 +9,7 @@ import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from '../../platform/ports/sto
 import { receiveSignedUpload } from './captures.service';
 import type { StagedUpload } from './receive-upload';
 import { fileDeps, fileStorageFor, localStorageFor } from './storage-factory';
-import { DomainError } from '../../platform/errors';
-import { formatZodError } from '../../platform/shared/schemas';
+import { parseBody } from '../../platform/http/parse-body';
 import { acknowledged, created, ok, pageOf, route, type Reply } from '../../platform/http/registry';
 import { envelopes, publicRoute } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
@@ -32,12 +31,7 @@ const section = 'Files';
 /** Link bodies are checked after the file is found, so another workspace's file id is 404 whatever the body. */
 async function linkInput(ctx: Ctx, id: string, body: unknown) {
   await files.loadFile(ctx, id);
-  const parsed = fileLinkBody.safeParse(body ?? {});
-  if (!parsed.success) {
-    const { message, details } = formatZodError(parsed.error, 'body');
-    throw new DomainError('validation', message, details);
-  }
-  return parsed.data;
+  return parseBody(fileLinkBody, body);
 }
 
 const tokenParams = z.object({ token: z.string() });

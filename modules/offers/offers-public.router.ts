@@ -1,11 +1,9 @@
 import type { Context } from 'koa';
-import type { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
-import { DomainError } from '../../platform/errors';
 import { renderOfferHtml } from './offer-html';
 import { previewKey, previewOffer, respondToOffer, viewPublicOffer, type PublicOffer } from './offer-public.service';
 import { parseSecretsKey } from '../../platform/shared/secret-box';
-import { formatZodError } from '../../platform/shared/schemas';
+import { parseBody } from '../../platform/http/parse-body';
 import { envelopes, publicRoute } from '../../platform/http/crud';
 import { type Reply, type ResponseSpec } from '../../platform/http/registry';
 import { acceptBody, declineBody, previewTokenParams, publicIdParams } from './offers.schemas';
@@ -51,16 +49,6 @@ const responded = {
 
 const meta = (koa: Context) => ({ ip: koa.ip || null, userAgent: koa.get('user-agent') || null });
 
-/** Accept/decline take JSON (API clients) or a form post (the page); a form post answers with the page again (303). */
-function parseResponse<S extends z.ZodType>(koa: Context, schema: S): z.infer<S> {
-  const parsed = schema.safeParse(koa.request.body ?? {});
-  if (!parsed.success) {
-    const { message, details } = formatZodError(parsed.error, 'body');
-    throw new DomainError('validation', message, details);
-  }
-  return parsed.data;
-}
-
 export const offersPublicRoutes: RouteFactory = (deps) => {
   const links = { publicBaseUrl: deps.config.publicBaseUrl };
   const secrets = parseSecretsKey(deps.config.secretsKey);
@@ -69,7 +57,8 @@ export const offersPublicRoutes: RouteFactory = (deps) => {
   const respond =
     (decision: 'accepted' | 'declined') =>
     async ({ params, koa }: { params: { publicId: string }; koa: Context }): Promise<Reply> => {
-      const input = parseResponse(koa, decision === 'accepted' ? acceptBody : declineBody);
+      // JSON (API clients) or a form post (the page); a form post answers with the page again (303).
+      const input = parseBody(decision === 'accepted' ? acceptBody : declineBody, koa.request.body);
       const view = await respondToOffer(em, params.publicId, decision, input, meta(koa), links);
       if (/^application\/x-www-form-urlencoded/i.test(koa.get('content-type')))
         return {
