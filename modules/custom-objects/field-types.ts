@@ -41,19 +41,13 @@ export interface RollupSpec {
 
 /** Computed by the server; a write naming them is refused. */
 export const READ_ONLY_TYPES: readonly FieldType[] = ['formula', 'rollup'];
-/** Types whose values may be declared unique (scalar values with a stable text form). */
-export const UNIQUE_TYPES: readonly FieldType[] = [
-  'text',
-  'number',
-  'currency',
-  'date',
-  'datetime',
-  'select',
-  'url',
-  'email',
-  'phone',
-  'record_reference',
-];
+/**
+ * Types whose values may be declared unique (scalar values with a stable text form): every type but the multi-valued,
+ * boolean, file and JSON ones and the computed ones.
+ */
+export const UNIQUE_TYPES: readonly FieldType[] = FIELD_TYPES.filter(
+  (t) => !(['multi_select', 'checkbox', 'file', 'json', ...READ_ONLY_TYPES] as FieldType[]).includes(t),
+);
 
 /** Keys every record has at the top level; field slugs may not take them. */
 export const RESERVED_SLUGS = [

@@ -58,22 +58,19 @@ export function parseFormula(src: string): FormulaNode {
   const isOp = (tok: Token | undefined, ...ops: string[]): boolean => tok?.t === 'op' && ops.includes(tok.v);
   const where = (): string => (peek() ? `at position ${peek()!.at + 1}` : 'at the end');
 
-  function expr(depth: number): FormulaNode {
-    let left = term(depth);
-    while (isOp(peek(), '+', '-')) {
-      const op = tokens[pos++]!.v as '+' | '-';
-      left = { kind: 'bin', op, left, right: term(depth) };
-    }
-    return left;
-  }
-  function term(depth: number): FormulaNode {
-    let left = unary(depth);
-    while (isOp(peek(), '*', '/')) {
-      const op = tokens[pos++]!.v as '*' | '/';
-      left = { kind: 'bin', op, left, right: unary(depth) };
-    }
-    return left;
-  }
+  /** A left-associative level of the grammar: `operand (op operand)*` with one of `ops`. */
+  const binary =
+    (operand: (depth: number) => FormulaNode, ...ops: ('+' | '-' | '*' | '/')[]) =>
+    (depth: number): FormulaNode => {
+      let left = operand(depth);
+      while (isOp(peek(), ...ops)) {
+        const op = tokens[pos++]!.v as (typeof ops)[number];
+        left = { kind: 'bin', op, left, right: operand(depth) };
+      }
+      return left;
+    };
+  const term = binary(unary, '*', '/');
+  const expr = binary(term, '+', '-');
   function unary(depth: number): FormulaNode {
     if (depth > MAX_DEPTH) throw new FormulaError(`expression nests deeper than ${MAX_DEPTH} levels`);
     const tok = peek();

@@ -7,6 +7,13 @@ import { idView } from '../../platform/shared/views';
 // Paging may come in the body or the query string (?limit=10000): numeric strings count as numbers.
 const int = (schema: z.ZodNumber) =>
   z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), schema);
+const wholeNumber = (min: number) =>
+  z.number({ message: 'must be a number' }).int('must be an integer').min(min, `must be at least ${min}`);
+
+/** The paging parameters both export bodies take: rows per request and the 1-based page. */
+const rowLimit = int(wholeNumber(1).max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`));
+const rowLimitHelp = `rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`;
+const pageParam = int(wholeNumber(1)).optional().describe('1-based page (offset paging)');
 
 const filterValue = z.union(
   [
@@ -42,21 +49,9 @@ function fieldList(allowed: readonly string[]) {
 export function exportParams(spec: ExportSpec) {
   return z
     .object({
-      limit: int(
-        z
-          .number({ message: 'must be a number' })
-          .int('must be an integer')
-          .min(1, 'must be at least 1')
-          .max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`),
-      )
-        .optional()
-        .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
-      page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1'))
-        .optional()
-        .describe('1-based page (offset paging)'),
-      skip: int(z.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be at least 0'))
-        .optional()
-        .describe('rows to skip (offset paging; instead of page)'),
+      limit: rowLimit.optional().describe(rowLimitHelp),
+      page: pageParam,
+      skip: int(wholeNumber(0)).optional().describe('rows to skip (offset paging; instead of page)'),
       cursor: objectId
         .optional()
         .describe(
@@ -116,18 +111,8 @@ export const listExportParams = z.object({ listId: objectId });
 /** POST /export/custom-objects/:slug: paging in the body or the query string (numeric strings count as numbers). */
 export const customObjectExportBody = z
   .object({
-    limit: int(
-      z
-        .number({ message: 'must be a number' })
-        .int('must be an integer')
-        .min(1, 'must be at least 1')
-        .max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`),
-    )
-      .default(DEFAULT_EXPORT_ROWS)
-      .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
-    page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1'))
-      .optional()
-      .describe('1-based page (offset paging)'),
+    limit: rowLimit.default(DEFAULT_EXPORT_ROWS).describe(rowLimitHelp),
+    page: pageParam,
     cursor: objectId.optional().describe('_id of the last row of the previous page (keyset paging; not with page)'),
     from: isoDateParam.optional().describe('createdAt from (inclusive); alias dateFrom'),
     to: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day); alias dateTo'),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { AppDeps, RouteFactory } from '../../platform/http/app-deps';
-import type { Ctx } from '../../platform/context';
 import * as files from './files.service';
 import * as folders from './folders.service';
 import { contentDisposition } from '../../platform/shared/content-disposition';
@@ -9,8 +8,7 @@ import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from '../../platform/ports/sto
 import { receiveSignedUpload } from './captures.service';
 import type { StagedUpload } from './receive-upload';
 import { fileDeps, fileStorageFor, localStorageFor } from './storage-factory';
-import { DomainError } from '../../platform/errors';
-import { formatZodError } from '../../platform/shared/schemas';
+import { parseBody } from '../../platform/http/parse-body';
 import { acknowledged, created, ok, pageOf, route, type Reply } from '../../platform/http/registry';
 import { envelopes, publicRoute } from '../../platform/http/crud';
 import { idParams } from '../../platform/shared/schemas';
@@ -29,16 +27,25 @@ import { read, write } from '../../platform/http/access';
 
 const section = 'Files';
 
-/** Link bodies are checked after the file is found, so another workspace's file id is 404 whatever the body. */
-async function linkInput(ctx: Ctx, id: string, body: unknown) {
-  await files.loadFile(ctx, id);
-  const parsed = fileLinkBody.safeParse(body ?? {});
-  if (!parsed.success) {
-    const { message, details } = formatZodError(parsed.error, 'body');
-    throw new DomainError('validation', message, details);
-  }
-  return parsed.data;
-}
+/** POST (link) or DELETE (unlink) /files/:id/link: the body names the record; answers the file. */
+const linkRoute = (method: 'POST' | 'DELETE', change: typeof files.linkFile, summary: string) =>
+  route({
+    method,
+    path: '/api/v1/files/:id/link',
+    section,
+    access: write,
+    params: idParams,
+    body: fileLinkBody,
+    rawBody: true,
+    resources: { id: 'file' },
+    summary,
+    response: envelopes.data(fileView),
+    handler: async ({ ctx, params, koa }) => {
+      // The body is checked after the file is found, so another workspace's file id is 404 whatever the body.
+      await files.loadFile(ctx, params.id);
+      return ok(await change(ctx, params.id, parseBody(fileLinkBody, koa.request.body)));
+    },
+  });
 
 const tokenParams = z.object({ token: z.string() });
 
@@ -131,35 +138,16 @@ export const filesRoutes: RouteFactory = (deps) => [
       return acknowledged();
     },
   }),
-  route({
-    method: 'POST',
-    path: '/api/v1/files/:id/link',
-    section,
-    access: write,
-    params: idParams,
-    body: fileLinkBody,
-    rawBody: true,
-    resources: { id: 'file' },
-    summary:
-      "Link the file to a record (entityType company, person, lead, deal, project or custom_object_record; entityId must exist); shown on the record's activity feed. Already linked is 409.",
-    response: envelopes.data(fileView),
-    handler: async ({ ctx, params, koa }) =>
-      ok(await files.linkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/api/v1/files/:id/link',
-    section,
-    access: write,
-    params: idParams,
-    body: fileLinkBody,
-    rawBody: true,
-    resources: { id: 'file' },
-    summary: 'Unlink the file from a record (body entityType, entityId); 404 when not linked.',
-    response: envelopes.data(fileView),
-    handler: async ({ ctx, params, koa }) =>
-      ok(await files.unlinkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
-  }),
+  linkRoute(
+    'POST',
+    files.linkFile,
+    "Link the file to a record (entityType company, person, lead, deal, project or custom_object_record; entityId must exist); shown on the record's activity feed. Already linked is 409.",
+  ),
+  linkRoute(
+    'DELETE',
+    files.unlinkFile,
+    'Unlink the file from a record (body entityType, entityId); 404 when not linked.',
+  ),
   publicRoute({
     method: 'GET',
     path: `${LOCAL_DOWNLOAD_PATH}/:token`,

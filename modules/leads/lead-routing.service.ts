@@ -1,14 +1,12 @@
 import type { Ctx } from '../../platform/context';
-import { conflict, DomainError, validation } from '../../platform/errors';
-import { emit } from '../../platform/outbox/emit';
-import { applyPatch } from '../../platform/shared/changes';
+import { validation } from '../../platform/errors';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
 import { conditionError, matchesAll, ROUTING_EXTRA_FIELDS, type Condition, type Subject } from './conditions';
 import { LeadRoutingRule, type RoutingAssignment } from './lead-routing-rule.entity';
 import { assertUsers, existingUsers } from './refs';
 import type { RoutingRuleInput, RoutingRuleView } from './lead-routing.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { RULE_ORDER, ruleSet } from './rule-set';
 
 /** Lead creation walks the active rules in order, and the list is not paginated: keep it bounded. */
 export const MAX_ROUTING_RULES = 100;
@@ -27,28 +25,17 @@ export const ROUTING_RULE_FIELDS = [
 
 export const serializeRoutingRule = (r: LeadRoutingRule): RoutingRuleView => plainOf(r, ROUTING_RULE_FIELDS);
 
-const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
+const rules = ruleSet({
+  entity: LeadRoutingRule,
+  what: 'lead routing rule',
+  max: MAX_ROUTING_RULES,
+  event: 'lead_routing_rules_changed',
+  serialize: serializeRoutingRule,
+});
 
-export async function listRoutingRules(
-  ctx: Ctx,
-  page: { page: number; limit: number },
-): Promise<{ items: RoutingRuleView[]; total: number }> {
-  const [rules, total] = await ctx.em.findAndCount(
-    LeadRoutingRule,
-    {},
-    { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit },
-  );
-  return { items: rules.map(serializeRoutingRule), total };
-}
-
-export function getRoutingRule(ctx: Ctx, id: string): Promise<LeadRoutingRule> {
-  return getRecord(ctx, LeadRoutingRule, id, 'lead routing rule');
-}
-
-async function assertNameFree(ctx: Ctx, name: string, exceptId?: string): Promise<void> {
-  const other = await ctx.em.findOne(LeadRoutingRule, { name, ...(exceptId ? { _id: { $ne: exceptId } } : {}) });
-  if (other) throw conflict(`a lead routing rule named "${name}" already exists`);
-}
+export const listRoutingRules = rules.list;
+export const getRoutingRule = rules.get;
+export const deleteRoutingRule = rules.remove;
 
 function assertConditions(conditions: readonly Condition[]): void {
   conditions.forEach((c, i) => {
@@ -63,28 +50,14 @@ async function assertAssignment(ctx: Ctx, a: RoutingAssignment): Promise<void> {
   else await assertUsers(ctx, a.userIds, 'assignment.userIds');
 }
 
-function rulesChanged(ctx: Ctx, action: 'created' | 'updated' | 'deleted', rule: Record<string, unknown>): void {
-  emit(ctx, {
-    type: 'lead_routing_rules_changed',
-    entityType: 'workspace',
-    entityId: ctx.actor.workspaceId,
-    payload: { action, rule },
-  });
-}
-
 export async function createRoutingRule(
   ctx: Ctx,
   input: RoutingRuleInput & { name: string; assignment: RoutingAssignment },
 ): Promise<RoutingRuleView> {
   assertConditions(input.conditions ?? []);
   await assertAssignment(ctx, input.assignment);
-  await assertNameFree(ctx, input.name);
-  if ((await ctx.em.count(LeadRoutingRule, {})) >= MAX_ROUTING_RULES) {
-    throw new DomainError(
-      'invalid_state',
-      `a workspace can have at most ${MAX_ROUTING_RULES} lead routing rules; delete or reuse one`,
-    );
-  }
+  await rules.assertNameFree(ctx, input.name);
+  await rules.assertRoom(ctx);
   const rule = createRecord(ctx, LeadRoutingRule, {
     name: input.name,
     description: input.description ?? null,
@@ -94,9 +67,7 @@ export async function createRoutingRule(
     sortOrder: input.sortOrder ?? 0,
     rrCursor: 0,
   });
-  rulesChanged(ctx, 'created', serializeRoutingRule(rule));
-  await ctx.em.flush();
-  return serializeRoutingRule(rule);
+  return rules.created(ctx, rule);
 }
 
 /** Partial update: given keys replace the stored ones (conditions and assignment as a whole). */
@@ -104,21 +75,8 @@ export async function updateRoutingRule(ctx: Ctx, id: string, input: RoutingRule
   const rule = await getRoutingRule(ctx, id);
   if (input.conditions) assertConditions(input.conditions);
   if (input.assignment) await assertAssignment(ctx, input.assignment);
-  if (input.name !== undefined && input.name !== rule.name) await assertNameFree(ctx, input.name, id);
-  const changes = applyPatch(rule, input as Partial<LeadRoutingRule>);
-  if (Object.keys(changes).length) {
-    rule.updatedAt = new Date();
-    rulesChanged(ctx, 'updated', { ...serializeRoutingRule(rule), changes });
-    await ctx.em.flush();
-  }
-  return serializeRoutingRule(rule);
-}
-
-export async function deleteRoutingRule(ctx: Ctx, id: string): Promise<void> {
-  const rule = await getRoutingRule(ctx, id);
-  ctx.em.remove(rule);
-  rulesChanged(ctx, 'deleted', serializeRoutingRule(rule));
-  await ctx.em.flush();
+  if (input.name !== undefined && input.name !== rule.name) await rules.assertNameFree(ctx, input.name, id);
+  return rules.update(ctx, rule, input as Partial<LeadRoutingRule>);
 }
 
 /**
@@ -128,8 +86,8 @@ export async function deleteRoutingRule(ctx: Ctx, id: string): Promise<void> {
  * the same turn; preview only peeks at the next turn.
  */
 export async function routeOwner(ctx: Ctx, subject: Subject, opts: { preview: boolean }): Promise<string | null> {
-  const rules = await ctx.em.find(LeadRoutingRule, { isActive: true }, { orderBy: RULE_ORDER });
-  for (const rule of rules) {
+  const active = await ctx.em.find(LeadRoutingRule, { isActive: true }, { orderBy: RULE_ORDER });
+  for (const rule of active) {
     if (!matchesAll(subject, rule.conditions)) continue;
     const { assignment } = rule;
     const candidates = await existingUsers(ctx, assignment.type === 'user' ? [assignment.userId] : assignment.userIds);

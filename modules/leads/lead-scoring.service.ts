@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../platform/context';
-import { conflict, DomainError, validation } from '../../platform/errors';
-import { emit } from '../../platform/outbox/emit';
+import { validation } from '../../platform/errors';
 import { Person } from '../people';
-import { applyPatch } from '../../platform/shared/changes';
 import { plainOf } from '../../platform/shared/views';
 import { createRecord } from '../../platform/shared/records';
 import { conditionError, type ConditionOperator, type ContactFacts, type LeadFacts, type Subject } from './conditions';
@@ -11,7 +9,7 @@ import type { Lead } from './lead.entity';
 import { LeadScoringRule } from './lead-scoring-rule.entity';
 import { scoreLead, type ScoreResult } from './scoring';
 import type { ScoringRuleInput, ScoringRuleView } from './lead-scoring.schemas';
-import { getRecord } from '../../platform/shared/record-service';
+import { RULE_ORDER, ruleSet } from './rule-set';
 
 export const SCORING_RULE_FIELDS = [
   '_id',
@@ -32,32 +30,21 @@ export const MAX_SCORING_RULES = 200;
 
 export const serializeScoringRule = (r: LeadScoringRule): ScoringRuleView => plainOf(r, SCORING_RULE_FIELDS);
 
-const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
+const rules = ruleSet({
+  entity: LeadScoringRule,
+  what: 'lead scoring rule',
+  max: MAX_SCORING_RULES,
+  event: RULES_CHANGED_EVENT,
+  serialize: serializeScoringRule,
+});
 
-export async function listScoringRules(
-  ctx: Ctx,
-  page: { page: number; limit: number },
-): Promise<{ items: ScoringRuleView[]; total: number }> {
-  const [rules, total] = await ctx.em.findAndCount(
-    LeadScoringRule,
-    {},
-    { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit },
-  );
-  return { items: rules.map(serializeScoringRule), total };
-}
+export const listScoringRules = rules.list;
+export const getScoringRule = rules.get;
+export const deleteScoringRule = rules.remove;
 
 /** Active rules in evaluation order, for one workspace-bound EM. */
 export function activeScoringRules(em: EntityManager): Promise<LeadScoringRule[]> {
   return em.find(LeadScoringRule, { isActive: true }, { orderBy: RULE_ORDER });
-}
-
-export function getScoringRule(ctx: Ctx, id: string): Promise<LeadScoringRule> {
-  return getRecord(ctx, LeadScoringRule, id, 'lead scoring rule');
-}
-
-async function assertNameFree(ctx: Ctx, name: string, exceptId?: string): Promise<void> {
-  const other = await ctx.em.findOne(LeadScoringRule, { name, ...(exceptId ? { _id: { $ne: exceptId } } : {}) });
-  if (other) throw conflict(`a lead scoring rule named "${name}" already exists`);
 }
 
 function assertShape(rule: { field: string; condition: ConditionOperator; value?: unknown }): void {
@@ -65,28 +52,13 @@ function assertShape(rule: { field: string; condition: ConditionOperator; value?
   if (error) throw validation(error, [{ path: error.split(':')[0], error: error.slice(error.indexOf(':') + 2) }]);
 }
 
-function rulesChanged(ctx: Ctx, action: 'created' | 'updated' | 'deleted', rule: Record<string, unknown>): void {
-  // One event per workspace record: the outbox delivers them in order, so rescoring runs serially.
-  emit(ctx, {
-    type: RULES_CHANGED_EVENT,
-    entityType: 'workspace',
-    entityId: ctx.actor.workspaceId,
-    payload: { action, rule },
-  });
-}
-
 export async function createScoringRule(
   ctx: Ctx,
   input: ScoringRuleInput & { name: string; field: string; condition: ConditionOperator; points: number },
 ): Promise<ScoringRuleView> {
   assertShape(input);
-  await assertNameFree(ctx, input.name);
-  if ((await ctx.em.count(LeadScoringRule, {})) >= MAX_SCORING_RULES) {
-    throw new DomainError(
-      'invalid_state',
-      `a workspace can have at most ${MAX_SCORING_RULES} lead scoring rules; delete or reuse one`,
-    );
-  }
+  await rules.assertNameFree(ctx, input.name);
+  await rules.assertRoom(ctx);
   const rule = createRecord(ctx, LeadScoringRule, {
     name: input.name,
     description: input.description ?? null,
@@ -97,15 +69,13 @@ export async function createScoringRule(
     isActive: input.isActive ?? true,
     sortOrder: input.sortOrder ?? 0,
   });
-  rulesChanged(ctx, 'created', serializeScoringRule(rule));
-  await ctx.em.flush();
-  return serializeScoringRule(rule);
+  return rules.created(ctx, rule);
 }
 
 /** Partial update; the merged rule is validated as a whole (condition and value must fit the field). */
 export async function updateScoringRule(ctx: Ctx, id: string, input: ScoringRuleInput): Promise<ScoringRuleView> {
   const rule = await getScoringRule(ctx, id);
-  if (input.name !== undefined && input.name !== rule.name) await assertNameFree(ctx, input.name, id);
+  if (input.name !== undefined && input.name !== rule.name) await rules.assertNameFree(ctx, input.name, id);
   const patch: Partial<LeadScoringRule> = { ...(input as Partial<LeadScoringRule>) };
   // Switching to exists/not_exists without naming a value drops the old one rather than failing.
   if ((input.condition === 'exists' || input.condition === 'not_exists') && input.value === undefined)
@@ -116,20 +86,7 @@ export async function updateScoringRule(ctx: Ctx, id: string, input: ScoringRule
     value: patch.value !== undefined ? patch.value : rule.value,
   };
   assertShape(merged);
-  const changes = applyPatch(rule, patch);
-  if (Object.keys(changes).length) {
-    rule.updatedAt = new Date();
-    rulesChanged(ctx, 'updated', { ...serializeScoringRule(rule), changes });
-    await ctx.em.flush();
-  }
-  return serializeScoringRule(rule);
-}
-
-export async function deleteScoringRule(ctx: Ctx, id: string): Promise<void> {
-  const rule = await getScoringRule(ctx, id);
-  ctx.em.remove(rule);
-  rulesChanged(ctx, 'deleted', serializeScoringRule(rule));
-  await ctx.em.flush();
+  return rules.update(ctx, rule, patch);
 }
 
 export function contactFacts(person: Person | null | undefined): ContactFacts | null {
@@ -161,13 +118,13 @@ export async function computeScore(em: EntityManager, subject: Subject): Promise
 export async function rescoreChangedLeads(ctx: Ctx, leads: Lead[]): Promise<Map<string, { from: number; to: number }>> {
   const changed = new Map<string, { from: number; to: number }>();
   if (!leads.length) return changed;
-  const rules = await activeScoringRules(ctx.em);
+  const active = await activeScoringRules(ctx.em);
   const personIds = [...new Set(leads.map((l) => l.personRef).filter((id): id is string => Boolean(id)))];
   const people = new Map(
     (personIds.length ? await ctx.em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]),
   );
   for (const lead of leads) {
-    const result = scoreLead(rules, {
+    const result = scoreLead(active, {
       lead,
       contact: contactFacts(lead.personRef ? people.get(lead.personRef) : null),
     });

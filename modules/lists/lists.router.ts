@@ -1,8 +1,7 @@
-import type { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
+import type { Ctx } from '../../platform/context';
 import * as lists from './lists.service';
-import { DomainError } from '../../platform/errors';
-import { formatZodError } from '../../platform/shared/schemas';
+import { parseBody } from '../../platform/http/parse-body';
 import { ok, paged, route } from '../../platform/http/registry';
 import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { idParams, pageQuery } from '../../platform/shared/schemas';
@@ -22,14 +21,10 @@ import { read, write } from '../../platform/http/access';
 const section = 'Lists';
 const resources = { id: 'list' };
 
-// Item bodies are checked after the list is loaded, so another workspace's list id answers 404, not 400.
-function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body ?? {});
-  if (!parsed.success) {
-    const { message, details } = formatZodError(parsed.error, 'body');
-    throw new DomainError('validation', message, details);
-  }
-  return parsed.data;
+/** Item bodies are checked after the list is loaded, so another workspace's list id answers 404, not 400. */
+async function itemIds(ctx: Ctx, listId: string, body: unknown): Promise<string[]> {
+  await lists.getList(ctx, listId);
+  return parseBody(listItemsBody, body).entityIds;
 }
 
 export const listsRoutes: RouteFactory = () => [
@@ -80,11 +75,8 @@ export const listsRoutes: RouteFactory = () => [
     summary:
       "Add records ({ entityIds }, 1-500) of the list's type; all must exist, else 400 and nothing is added. Re-adding is a no-op: answers { added, alreadyPresent }.",
     response: envelopes.data(listItemsAddedView),
-    handler: async ({ ctx, params, koa }) => {
-      await lists.getList(ctx, params.id);
-      const body = parseBody(listItemsBody, koa.request.body);
-      return ok(await lists.addToList(ctx, params.id, body.entityIds));
-    },
+    handler: async ({ ctx, params, koa }) =>
+      ok(await lists.addToList(ctx, params.id, await itemIds(ctx, params.id, koa.request.body))),
   }),
   route({
     method: 'DELETE',
@@ -97,9 +89,8 @@ export const listsRoutes: RouteFactory = () => [
     summary: 'Remove records ({ entityIds } in the body, or ?entityId=); answers { removed, notPresent }.',
     response: envelopes.data(listItemsRemovedView),
     handler: async ({ ctx, params, query, koa }) => {
-      await lists.getList(ctx, params.id);
-      const body = parseBody(listItemsBody, query.entityId ? { entityIds: [query.entityId] } : koa.request.body);
-      return ok(await lists.removeFromList(ctx, params.id, body.entityIds));
+      const body = query.entityId ? { entityIds: [query.entityId] } : koa.request.body;
+      return ok(await lists.removeFromList(ctx, params.id, await itemIds(ctx, params.id, body)));
     },
   }),
 ];

@@ -76,21 +76,31 @@ export interface OfferEmailInput {
   templateId?: string;
 }
 
+/** The offer to e-mail or text (404 first), if its status lets it go out (draft or sent), with its recipients. */
+async function outgoingOffer(ctx: Ctx, id: string, sent: 'e-mailed' | 'sent by SMS') {
+  const offer = await getOffer(ctx, id);
+  const status = effectiveStatus(offer);
+  if (!offerCanGoOut(status))
+    throw new DomainError('invalid_state', `status: the offer is ${status}; only draft or sent offers can be ${sent}`, {
+      current: status,
+    });
+  return { offer, recipients: await recipientContext(ctx, offer) };
+}
+
+/** The records whose timelines show the message: the offer's person, company and deal. */
+const messageLinks = (offer: Offer) => ({
+  personId: offer.personRef ?? undefined,
+  companyId: offer.companyRef ?? undefined,
+  dealId: offer.dealRef ?? undefined,
+});
+
 export async function emailOffer(
   ctx: Ctx,
   id: string,
   input: OfferEmailInput,
   deps: { email: EmailDeps; links: OfferLinks },
 ): Promise<OfferEmailResultView> {
-  let offer = await getOffer(ctx, id);
-  const status = effectiveStatus(offer);
-  if (!offerCanGoOut(status))
-    throw new DomainError(
-      'invalid_state',
-      `status: the offer is ${status}; only draft or sent offers can be e-mailed`,
-      { current: status },
-    );
-  const recipients = await recipientContext(ctx, offer);
+  const { offer: found, recipients } = await outgoingOffer(ctx, id, 'e-mailed');
   const to = input.emailTo ?? recipients.contact?.email ?? undefined;
   if (!to)
     throw validation('emailTo: no recipient: give emailTo or link a person with an e-mail address (personRef)', [
@@ -106,7 +116,7 @@ export async function emailOffer(
     });
   else deps.email.transport.assertConfigured?.();
   if (input.templateId) await renderStoredTemplate(ctx, input.templateId, {});
-  offer = await ensureSent(ctx, offer, deps.links);
+  const offer = await ensureSent(ctx, found, deps.links);
   const context = templateContext(offer, deps.links, recipients);
   const rendered = input.templateId
     ? await renderStoredTemplate(ctx, input.templateId, context)
@@ -127,11 +137,7 @@ export async function emailOffer(
       accountId,
       accountAccess: 'user',
       source: 'api',
-      links: {
-        personId: offer.personRef ?? undefined,
-        companyId: offer.companyRef ?? undefined,
-        dealId: offer.dealRef ?? undefined,
-      },
+      links: messageLinks(offer),
     },
     deps.email,
   );
@@ -147,22 +153,14 @@ export async function smsOffer(
   input: { phoneTo?: string },
   deps: { gateway: SmsGateway; links: OfferLinks },
 ): Promise<OfferSmsResultView> {
-  let offer = await getOffer(ctx, id);
-  const status = effectiveStatus(offer);
-  if (!offerCanGoOut(status))
-    throw new DomainError(
-      'invalid_state',
-      `status: the offer is ${status}; only draft or sent offers can be sent by SMS`,
-      { current: status },
-    );
-  const recipients = await recipientContext(ctx, offer);
+  const { offer: found, recipients } = await outgoingOffer(ctx, id, 'sent by SMS');
   const to = input.phoneTo ?? recipients.contact?.phone ?? undefined;
   if (!to)
     throw validation('phoneTo: no recipient: give phoneTo or link a person with a phone number (personRef)', [
       { path: 'phoneTo', error: 'is required when the offer has no person with a phone' },
     ]);
   deps.gateway.assertConfigured?.();
-  offer = await ensureSent(ctx, offer, deps.links);
+  const offer = await ensureSent(ctx, found, deps.links);
   const settings = await getOfferSettings(ctx);
   const template =
     str((settings.smsSettings as Record<string, unknown> | undefined)?.message) ?? 'Your offer: {{offer.link}}';
@@ -173,11 +171,7 @@ export async function smsOffer(
       to,
       message,
       source: 'api',
-      links: {
-        personId: offer.personRef ?? undefined,
-        companyId: offer.companyRef ?? undefined,
-        dealId: offer.dealRef ?? undefined,
-      },
+      links: messageLinks(offer),
     },
     { gateway: deps.gateway },
   );

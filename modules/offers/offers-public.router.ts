@@ -1,11 +1,9 @@
 import type { Context } from 'koa';
-import type { z } from 'zod';
 import type { RouteFactory } from '../../platform/http/app-deps';
-import { DomainError } from '../../platform/errors';
 import { renderOfferHtml } from './offer-html';
 import { previewKey, previewOffer, respondToOffer, viewPublicOffer, type PublicOffer } from './offer-public.service';
 import { parseSecretsKey } from '../../platform/shared/secret-box';
-import { formatZodError } from '../../platform/shared/schemas';
+import { parseBody } from '../../platform/http/parse-body';
 import { envelopes, publicRoute } from '../../platform/http/crud';
 import { type Reply, type ResponseSpec } from '../../platform/http/registry';
 import { acceptBody, declineBody, previewTokenParams, publicIdParams } from './offers.schemas';
@@ -51,34 +49,35 @@ const responded = {
 
 const meta = (koa: Context) => ({ ip: koa.ip || null, userAgent: koa.get('user-agent') || null });
 
-/** Accept/decline take JSON (API clients) or a form post (the page); a form post answers with the page again (303). */
-function parseResponse<S extends z.ZodType>(koa: Context, schema: S): z.infer<S> {
-  const parsed = schema.safeParse(koa.request.body ?? {});
-  if (!parsed.success) {
-    const { message, details } = formatZodError(parsed.error, 'body');
-    throw new DomainError('validation', message, details);
-  }
-  return parsed.data;
-}
-
 export const offersPublicRoutes: RouteFactory = (deps) => {
   const links = { publicBaseUrl: deps.config.publicBaseUrl };
   const secrets = parseSecretsKey(deps.config.secretsKey);
   const key = secrets ? previewKey(secrets) : null;
   const em = deps.orm.em;
-  const respond =
-    (decision: 'accepted' | 'declined') =>
-    async ({ params, koa }: { params: { publicId: string }; koa: Context }): Promise<Reply> => {
-      const input = parseResponse(koa, decision === 'accepted' ? acceptBody : declineBody);
-      const view = await respondToOffer(em, params.publicId, decision, input, meta(koa), links);
-      if (/^application\/x-www-form-urlencoded/i.test(koa.get('content-type')))
-        return {
-          status: 303,
-          body: '',
-          headers: { Location: `/public/offers/${params.publicId}`, 'Cache-Control': 'no-store' },
-        };
-      return { status: 200, body: { data: view } };
-    };
+  /** POST /public/offers/:publicId/<action>: the recipient's answer, once. */
+  const answerRoute = (action: 'accept' | 'decline', decision: 'accepted' | 'declined', summary: string) =>
+    publicRoute({
+      method: 'POST',
+      path: `/public/offers/:publicId/${action}`,
+      section,
+      params: publicIdParams,
+      rawBody: true,
+      reason: REASON,
+      ...responded,
+      summary,
+      handler: async ({ params, koa }): Promise<Reply> => {
+        // JSON (API clients) or a form post (the page); a form post answers with the page again (303).
+        const input = parseBody(decision === 'accepted' ? acceptBody : declineBody, koa.request.body);
+        const view = await respondToOffer(em, params.publicId, decision, input, meta(koa), links);
+        if (/^application\/x-www-form-urlencoded/i.test(koa.get('content-type')))
+          return {
+            status: 303,
+            body: '',
+            headers: { Location: `/public/offers/${params.publicId}`, 'Cache-Control': 'no-store' },
+          };
+        return { status: 200, body: { data: view } };
+      },
+    });
   return [
     // Literal path before /public/offers/:publicId.
     publicRoute({
@@ -104,29 +103,15 @@ export const offersPublicRoutes: RouteFactory = (deps) => {
       handler: async ({ params, koa }) =>
         answer(koa, await viewPublicOffer(em, params.publicId, links), `/public/offers/${params.publicId}`),
     }),
-    publicRoute({
-      method: 'POST',
-      path: '/public/offers/:publicId/accept',
-      section,
-      params: publicIdParams,
-      rawBody: true,
-      reason: REASON,
-      ...responded,
-      summary:
-        'Accept a sent offer once: { name, email?, comment? } (JSON or form). acceptanceSettings at send decide: requireName (default true) and requireEmail (400 when missing). Already answered, cancelled or past validUntil: 409. Emits offer_accepted (webhook offer.accepted) and a timeline row.',
-      handler: async ({ params, koa }) => respond('accepted')({ params, koa }),
-    }),
-    publicRoute({
-      method: 'POST',
-      path: '/public/offers/:publicId/decline',
-      section,
-      params: publicIdParams,
-      rawBody: true,
-      reason: REASON,
-      ...responded,
-      summary:
-        'Decline a sent offer once: { name?, email?, reason? } (JSON or form). acceptanceSettings: allowDecline false → 409; requireDeclineReason → reason required (400). Emits offer_rejected (webhook offer.declined) and a timeline row.',
-      handler: async ({ params, koa }) => respond('declined')({ params, koa }),
-    }),
+    answerRoute(
+      'accept',
+      'accepted',
+      'Accept a sent offer once: { name, email?, comment? } (JSON or form). acceptanceSettings at send decide: requireName (default true) and requireEmail (400 when missing). Already answered, cancelled or past validUntil: 409. Emits offer_accepted (webhook offer.accepted) and a timeline row.',
+    ),
+    answerRoute(
+      'decline',
+      'declined',
+      'Decline a sent offer once: { name?, email?, reason? } (JSON or form). acceptanceSettings: allowDecline false → 409; requireDeclineReason → reason required (400). Emits offer_rejected (webhook offer.declined) and a timeline row.',
+    ),
   ];
 };

@@ -1,4 +1,5 @@
 import type { RouteFactory } from '../../platform/http/app-deps';
+import type { Ctx } from '../../platform/context';
 import * as offers from './offers.service';
 import { emailOffer, smsOffer } from './offer-messaging.service';
 import { offerPreviewLink, previewKey } from './offer-public.service';
@@ -37,6 +38,24 @@ export const offersRoutes: RouteFactory = (deps) => {
     accounts: deps.messaging.accounts,
     tracking: deps.messaging.tracking,
   };
+  /** POST /offers/:id/<action>: a status change (offers.rules.ts transitions) that answers the offer. */
+  const statusRoute = (
+    action: 'send' | 'cancel',
+    change: (ctx: Ctx, id: string, offerLinks: typeof links) => Promise<unknown>,
+    docs: { summary: string; description?: string },
+  ) =>
+    route({
+      method: 'POST',
+      path: `/api/v1/offers/:id/${action}`,
+      section,
+      access: write,
+      params: offerIdParams,
+      resources,
+      transitions,
+      response: envelopes.data(offerView),
+      ...docs,
+      handler: async ({ ctx, params }) => ok(await change(ctx, params.id, links)),
+    });
   return [
     route({
       method: 'GET',
@@ -123,32 +142,14 @@ export const offersRoutes: RouteFactory = (deps) => {
         return acknowledged();
       },
     }),
-    route({
-      method: 'POST',
-      path: '/api/v1/offers/:id/send',
-      section,
-      access: write,
-      params: offerIdParams,
-      resources,
-      transitions,
-      response: envelopes.data(offerView),
+    statusRoute('send', offers.sendOffer, {
       summary:
         'Send a draft: takes the next offer number, freezes an immutable snapshot, returns publicId and publicUrl; timeline row on the linked records, automations (offer_sent) and the offer.sent webhook. Needs at least one line item (400); not a draft: 409.',
       description: 'validUntil defaults to today + offer-settings defaults.defaultValidityDays.',
-      handler: async ({ ctx, params }) => ok(await offers.sendOffer(ctx, params.id, links)),
     }),
-    route({
-      method: 'POST',
-      path: '/api/v1/offers/:id/cancel',
-      section,
-      access: write,
-      params: offerIdParams,
-      resources,
-      transitions,
-      response: envelopes.data(offerView),
+    statusRoute('cancel', offers.cancelOffer, {
       summary:
         'Cancel a draft or sent offer (409 otherwise); its public link then shows it as cancelled without accept/decline.',
-      handler: async ({ ctx, params }) => ok(await offers.cancelOffer(ctx, params.id, links)),
     }),
     route({
       method: 'POST',

@@ -176,37 +176,56 @@ export async function listPersonCompanies(ctx: Ctx, personId: string, page: Page
   return { items: items.map(serializeCompany), total };
 }
 
-/** Links a person to a company; the first company linked becomes the person's primary one. */
-export async function linkPerson(ctx: Ctx, companyId: string, personId: string): Promise<LinkResultView> {
+/** The company (404) and the person (400: a body field) of a link or unlink. */
+async function linkParties(
+  ctx: Ctx,
+  companyId: string,
+  personId: string,
+): Promise<{ company: Company; person: Person }> {
   const company = await getRecord(ctx, Company, companyId, 'company');
   const person = await ctx.em.findOne(Person, { _id: personId });
   if (!person) throw validation(`personId: no person with id ${personId}`);
+  return { company, person };
+}
+
+/** person_updated for a change of the person's primary company (already assigned) from `from`. */
+function emitPrimaryCompany(ctx: Ctx, person: Person, from: string | null): void {
+  emit(ctx, {
+    type: 'person_updated',
+    entityType: 'person',
+    entityId: person._id,
+    payload: { person: serializePerson(person), changes: { companyId: { from, to: person.companyId } } },
+  });
+}
+
+/** The link's or unlink's row on the company's feed, then the flush. */
+async function recordLinkChange(
+  ctx: Ctx,
+  companyId: string,
+  personId: string,
+  type: 'person_linked' | 'person_unlinked',
+  summary: string,
+): Promise<void> {
+  recordSystemActivity(ctx, { companyId, personId, entityType: 'company', entityId: companyId }, type, summary);
+  await ctx.em.flush();
+}
+
+/** Links a person to a company; the first company linked becomes the person's primary one. */
+export async function linkPerson(ctx: Ctx, companyId: string, personId: string): Promise<LinkResultView> {
+  const { company, person } = await linkParties(ctx, companyId, personId);
   if (await ctx.em.count(CompanyPerson, { companyId, personId })) return { linked: false };
   link(ctx, companyId, personId);
   if (!person.companyId) {
     person.companyId = companyId;
-    emit(ctx, {
-      type: 'person_updated',
-      entityType: 'person',
-      entityId: personId,
-      payload: { person: serializePerson(person), changes: { companyId: { from: null, to: companyId } } },
-    });
+    emitPrimaryCompany(ctx, person, null);
   }
-  recordSystemActivity(
-    ctx,
-    { companyId, personId, entityType: 'company', entityId: companyId },
-    'person_linked',
-    `${personName(person)} linked to ${company.name}`,
-  );
-  await ctx.em.flush();
+  await recordLinkChange(ctx, companyId, personId, 'person_linked', `${personName(person)} linked to ${company.name}`);
   return { linked: true };
 }
 
 /** Unlinks; if it was the primary company, another linked company (or none) takes its place. */
 export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string): Promise<UnlinkResultView> {
-  const company = await getRecord(ctx, Company, companyId, 'company');
-  const person = await ctx.em.findOne(Person, { _id: personId });
-  if (!person) throw validation(`personId: no person with id ${personId}`);
+  const { company, person } = await linkParties(ctx, companyId, personId);
   const row = await ctx.em.findOne(CompanyPerson, { companyId, personId });
   if (!row) return { unlinked: false };
   ctx.em.remove(row);
@@ -217,20 +236,10 @@ export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string
       { orderBy: { createdAt: 'asc' } },
     );
     person.companyId = other?.companyId ?? null;
-    emit(ctx, {
-      type: 'person_updated',
-      entityType: 'person',
-      entityId: personId,
-      payload: { person: serializePerson(person), changes: { companyId: { from: companyId, to: person.companyId } } },
-    });
+    emitPrimaryCompany(ctx, person, companyId);
   }
-  recordSystemActivity(
-    ctx,
-    { companyId, personId, entityType: 'company', entityId: companyId },
-    'person_unlinked',
-    `${personName(person)} unlinked from ${company.name}`,
-  );
-  await ctx.em.flush();
+  const summary = `${personName(person)} unlinked from ${company.name}`;
+  await recordLinkChange(ctx, companyId, personId, 'person_unlinked', summary);
   return { unlinked: true };
 }
 

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
-import type { Visibility } from './sharing';
+import { sharingProps } from './sharing-props';
 
 export type FilterMode = 'and' | 'or';
 
@@ -17,10 +17,7 @@ export const FilterPreset = defineEntity({
     filterTree: p.json<unknown>().nullable(),
     filterMode: p.string().length(3).$type<FilterMode>().default('and'),
     sorting: p.json<unknown>().nullable(),
-    visibility: p.string().length(20).$type<Visibility>().default('private'),
-    userIds: p.array().default([]),
-    groupIds: p.array().default([]),
-    ownerId: p.string().length(24),
+    ...sharingProps,
   },
 });
 export type FilterPreset = InferEntity<typeof FilterPreset>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VISIBILITIES } from './sharing';
-import { objectId } from '../../platform/shared/schemas';
+import { objectId, requiredText } from '../../platform/shared/schemas';
 import { ref } from '../../platform/references/refs';
 
 /** Sharing fields of filter presets and dashboard layouts. */
@@ -18,6 +18,18 @@ export const boundedJson = (maxBytes: number) =>
     .refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= maxBytes, {
       message: `must be at most ${maxBytes / 1024} KB of JSON`,
     });
+
+/** A kind's create body (name required, the rest optional) and its partial update body: its own and sharing fields. */
+export function sharedItemBodies<F extends z.ZodRawShape>(fields: F) {
+  const all = { ...fields, ...sharingFields };
+  return {
+    create: z.object({ name: requiredText(200) }).extend(z.object(all).partial().shape),
+    update: z.object({ name: requiredText(200), ...all }).partial(),
+  };
+}
+
+/** A stored JSON object or array (null when unset), as the API shows it. */
+export const jsonView = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).nullable();
 
 /** Sharing fields as the API shows them. */
 export const sharingView = {

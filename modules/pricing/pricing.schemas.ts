@@ -198,6 +198,13 @@ const lineFields = {
   lineKey: text(64).optional(),
 };
 
+/** An action on the targeted lines (default all): a value, or an expression instead of it. */
+const onTargets = <T extends string, V extends z.ZodRawShape>(type: T, value: V) =>
+  z.object({ type: z.literal(type), ...value, expression: expression.optional(), target: targetSchema.optional() });
+/** A discount or surcharge: onTargets with the label its line shows. */
+const adjustment = <T extends string, V extends z.ZodRawShape>(type: T, value: V) =>
+  onTargets(type, value).extend({ label: text(200).optional() });
+
 export const actionSchema = z.discriminatedUnion(
   'type',
   [
@@ -218,52 +225,13 @@ export const actionSchema = z.discriminatedUnion(
       quantityExpression: expression.optional(),
       lineKey: text(64).optional(),
     }),
-    z.object({
-      type: z.literal('set_price'),
-      unitPrice: money.optional(),
-      expression: expression.optional(),
-      target: targetSchema.optional(),
-    }),
-    z.object({
-      type: z.literal('set_quantity'),
-      quantity: quantity.optional(),
-      expression: expression.optional(),
-      target: targetSchema.optional(),
-    }),
-    z.object({
-      type: z.literal('multiply_quantity'),
-      factor: quantity.optional(),
-      expression: expression.optional(),
-      target: targetSchema.optional(),
-    }),
-    z.object({
-      type: z.literal('percent_discount'),
-      percent: percent(100).optional(),
-      expression: expression.optional(),
-      target: targetSchema.optional(),
-      label: text(200).optional(),
-    }),
-    z.object({
-      type: z.literal('percent_surcharge'),
-      percent: percent(1000).optional(),
-      expression: expression.optional(),
-      target: targetSchema.optional(),
-      label: text(200).optional(),
-    }),
-    z.object({
-      type: z.literal('fixed_discount'),
-      amount: nonNegativeMoney.optional(),
-      expression: expression.optional(),
-      target: targetSchema.optional(),
-      label: text(200).optional(),
-    }),
-    z.object({
-      type: z.literal('fixed_surcharge'),
-      amount: nonNegativeMoney.optional(),
-      expression: expression.optional(),
-      target: targetSchema.optional(),
-      label: text(200).optional(),
-    }),
+    onTargets('set_price', { unitPrice: money.optional() }),
+    onTargets('set_quantity', { quantity: quantity.optional() }),
+    onTargets('multiply_quantity', { factor: quantity.optional() }),
+    adjustment('percent_discount', { percent: percent(100).optional() }),
+    adjustment('percent_surcharge', { percent: percent(1000).optional() }),
+    adjustment('fixed_discount', { amount: nonNegativeMoney.optional() }),
+    adjustment('fixed_surcharge', { amount: nonNegativeMoney.optional() }),
     z.object({ type: z.literal('minimum_total'), amount: nonNegativeMoney, label: text(200).optional() }),
     z.object({ type: z.literal('set_vat'), rate: vatRate, target: targetSchema.optional() }),
     z.object({

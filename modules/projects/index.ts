@@ -5,3 +5,10 @@
  */
 export { Project } from './project.entity';
 export { entryHours } from './project-rules';
+export {
+  timeEntryDetails,
+  timeEntryHours,
+  timeEntryMinutes,
+  timeEntryProps,
+  timeEntryViewFields,
+} from './time-entry-fields';

@@ -1,14 +1,10 @@
 import { validation } from '../../platform/errors';
 import { htmlToText } from '../../platform/shared/html-text';
+import { stageById, type KanbanStage } from '../../platform/shared/stages';
 import type { ClipCardStatus, CommentVisibility } from './project.entity';
 
 /** The project stage flow (spec: fields of the project flow are not shown): one fixed flow per workspace. */
-export interface ProjectStage {
-  id: number;
-  title: string;
-  order: number;
-}
-export const PROJECT_STAGES: readonly ProjectStage[] = [
+export const PROJECT_STAGES: readonly KanbanStage[] = [
   { id: 1, title: 'Planning', order: 1 },
   { id: 2, title: 'In progress', order: 2 },
   { id: 3, title: 'Review', order: 3 },
@@ -17,12 +13,7 @@ export const PROJECT_STAGES: readonly ProjectStage[] = [
 export const FIRST_PROJECT_STAGE = 1;
 
 export function assertProjectStage(field: string, stageId: number): void {
-  if (!PROJECT_STAGES.some((s) => s.id === stageId)) {
-    throw validation(
-      `${field}: unknown project stage ${stageId}; valid: ${PROJECT_STAGES.map((s) => s.id).join(', ')}`,
-      [{ path: field, error: 'unknown stage' }],
-    );
-  }
+  stageById(PROJECT_STAGES, 'project', field, stageId);
 }
 
 export const MAX_COMMENT_CHARS = 5000;

@@ -3,8 +3,7 @@ import { TASK_PRIORITIES } from '../tasks';
 import { boolParam, pageParams } from '../../platform/shared/list-query';
 import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
 import { createProjectBody, projectTaskView, projectView } from './projects.schemas';
-import { PROJECT_PRIORITIES, PROJECT_STATUSES } from './project.entity';
-import { customFieldsView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
+import { idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { refField } from '../../platform/shared/record-fields';
 import { ref } from '../../platform/references/refs';
 
@@ -129,20 +128,15 @@ const milestoneTemplateView = z.object({
   description: z.string().nullable().optional(),
   dueInDays: z.number().int().nullable().optional().describe('due date = project creation + days'),
 });
-const templateProjectDataView = z
-  .object({
-    description: z.string().nullable(),
-    status: z.enum(PROJECT_STATUSES),
-    priority: z.enum(PROJECT_PRIORITIES),
-    owner: idView.describe('user id'),
-    tags: z.array(z.string()),
-    customFields: customFieldsView,
+const templateProjectDataView = projectView
+  .pick({ description: true, status: true, priority: true, owner: true, tags: true, customFields: true })
+  .extend({
     budget: z
       .object({ hours: z.number().nullable(), amount: z.number().nullable(), hourlyRate: z.number().nullable() })
       .partial()
       .nullable(),
     stage: z.number().int(),
-    minTimeEntryWords: z.number().int().nullable(),
+    minTimeEntryWords: projectView.shape.minTimeEntryWords,
   })
   .partial()
   .describe('project fields copied into projects made from the template (only the keys given)');

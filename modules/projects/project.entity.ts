@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
+import { timeEntryProps } from './time-entry-fields';
 
 export const PROJECT_STATUSES = ['planning', 'active', 'on_hold', 'completed', 'cancelled'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
@@ -89,11 +90,7 @@ export const TimeEntry = defineEntity({
     ...tenantProps,
     projectId: p.string().length(24),
     taskId: p.string().length(24).nullable(),
-    hours: p.double().$type<number>(),
-    description: p.text().nullable(),
-    date: p.datetime(),
-    billable: p.boolean().default(true),
-    userId: p.string().length(24),
+    ...timeEntryProps,
     clipCardId: p.string().length(24).nullable(),
   },
 });

@@ -7,6 +7,7 @@ import { createTaskBody, TASK_PRIORITIES, TASK_STATUSES } from '../tasks';
 import { customFieldMap, isoDate, refField, userId } from '../../platform/shared/record-fields';
 import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { ref } from '../../platform/references/refs';
+import { timeEntryDetails, timeEntryHours, timeEntryMinutes, timeEntryViewFields } from './time-entry-fields';
 
 const status = z.enum(PROJECT_STATUSES, { message: `must be one of ${PROJECT_STATUSES.join(', ')}` });
 const priority = z.enum(PROJECT_PRIORITIES, { message: `must be one of ${PROJECT_PRIORITIES.join(', ')}` });
@@ -101,21 +102,10 @@ export const createCommentBody = z.object({
 export const updateCommentBody = createCommentBody;
 
 export const createTimeEntryBody = z.object({
-  hours: z
-    .number({ message: 'must be a number' })
-    .gt(0, 'must be greater than 0')
-    .max(10_000, 'must be at most 10000')
-    .describe('greater than 0 together with minutes'),
-  minutes: z
-    .number({ message: 'must be a number' })
-    .min(0, 'must be at least 0')
-    .max(100_000)
-    .optional()
-    .describe('added to hours'),
+  hours: timeEntryHours.describe('greater than 0 together with minutes'),
+  minutes: timeEntryMinutes,
   taskId: ref('project-task', refField).optional().describe('a task of this project'),
-  description: clearableText(10_000).optional(),
-  date: isoDate.optional().describe('default now'),
-  billable: z.boolean({ message: 'must be a boolean' }).optional().describe('default true'),
+  ...timeEntryDetails,
 });
 export const listTimeEntriesQuery = z.object({ ...pageParams(100), taskId: objectId.optional() });
 
@@ -222,11 +212,7 @@ export const timeEntryView = z.object({
   ...recordViewFields,
   projectId: idView,
   taskId: idView.nullable(),
-  hours: z.number(),
-  description: z.string().nullable(),
-  date: dateTimeView,
-  billable: z.boolean(),
-  userId: idView,
+  ...timeEntryViewFields,
   clipCardId: idView.nullable().describe('the clip card whose hours the entry consumed'),
 });
 export type TimeEntryView = z.infer<typeof timeEntryView>;

@@ -1,5 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
+import { timeEntryProps } from '../projects';
 import type { SupportStage, TicketPriority, TicketStatus } from './support.rules';
 
 /**
@@ -101,11 +102,7 @@ export const SupportTimeEntry = defineEntity({
   properties: {
     ...tenantProps,
     ticketId: p.string().length(24),
-    hours: p.double().$type<number>(),
-    description: p.text().nullable(),
-    date: p.datetime(),
-    billable: p.boolean().default(true),
-    userId: p.string().length(24),
+    ...timeEntryProps,
   },
 });
 export type SupportTimeEntry = InferEntity<typeof SupportTimeEntry>;

@@ -1,5 +1,6 @@
 import { validation } from '../../platform/errors';
 import { defineTransitions } from '../../platform/shared/transitions';
+import { stageById, type KanbanStage } from '../../platform/shared/stages';
 
 export const TICKET_STATUSES = ['open', 'pending', 'on_hold', 'resolved', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
@@ -27,11 +28,7 @@ export const ticketStatusTransitions = defineTransitions<TicketStatus>({
   ],
 });
 
-export interface SupportStage {
-  id: number;
-  title: string;
-  order: number;
-}
+export type SupportStage = KanbanStage;
 
 /** The kanban stages of a new support flow (spec: fields of the support flow are not shown). */
 export const DEFAULT_SUPPORT_STAGES: readonly SupportStage[] = [
@@ -44,11 +41,7 @@ export const DEFAULT_SUPPORT_CATEGORIES: readonly string[] = ['general', 'techni
 export const FALLBACK_CATEGORY = 'general';
 
 export function assertStage(stages: readonly SupportStage[], field: string, stageId: number): void {
-  if (!stages.some((s) => s.id === stageId)) {
-    throw validation(`${field}: unknown support stage ${stageId}; valid: ${stages.map((s) => s.id).join(', ')}`, [
-      { path: field, error: 'unknown stage' },
-    ]);
-  }
+  stageById(stages, 'support', field, stageId);
 }
 
 export function assertCategory(categories: readonly string[], category: string): void {

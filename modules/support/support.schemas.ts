@@ -3,9 +3,10 @@ import { MESSAGE_DIRECTIONS, MESSAGE_TYPES, MESSAGE_VISIBILITIES, TICKET_SOURCES
 import { TICKET_PRIORITIES, TICKET_STATUSES } from './support.rules';
 import { pageParams } from '../../platform/shared/list-query';
 import { clearableEmail, clearableText, objectId, requiredText, tagsField } from '../../platform/shared/schemas';
-import { customFieldMap, isoDate, refField, userId } from '../../platform/shared/record-fields';
+import { customFieldMap, refField, userId } from '../../platform/shared/record-fields';
 import { customFieldsView, dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
 import { ref } from '../../platform/references/refs';
+import { timeEntryDetails, timeEntryHours, timeEntryMinutes, timeEntryViewFields } from '../projects';
 
 export const REPLY_TYPES = ['reply', 'note'] as const;
 export type ReplyType = (typeof REPLY_TYPES)[number];
@@ -82,18 +83,7 @@ export const messagesQuery = z.object({
 });
 
 export const ticketTimeQuery = z.object(pageParams(100));
-export const ticketTimeBody = z.object({
-  hours: z.number({ message: 'must be a number' }).gt(0, 'must be greater than 0').max(10_000, 'must be at most 10000'),
-  minutes: z
-    .number({ message: 'must be a number' })
-    .min(0, 'must be at least 0')
-    .max(100_000)
-    .optional()
-    .describe('added to hours'),
-  description: clearableText(10_000).optional(),
-  date: isoDate.optional().describe('default now'),
-  billable: z.boolean({ message: 'must be a boolean' }).optional().describe('default true'),
-});
+export const ticketTimeBody = z.object({ hours: timeEntryHours, minutes: timeEntryMinutes, ...timeEntryDetails });
 
 export const SUPPORT_SORTS = ['lastActivityAt', 'totalTickets', 'openTickets', 'unread'] as const;
 export const supportCustomersQuery = z.object({
@@ -211,11 +201,7 @@ export type TicketReplyView = z.infer<typeof ticketReplyView>;
 export const ticketTimeEntryView = z.object({
   ...recordViewFields,
   ticketId: idView,
-  hours: z.number(),
-  description: z.string().nullable(),
-  date: dateTimeView,
-  billable: z.boolean(),
-  userId: idView,
+  ...timeEntryViewFields,
 });
 export type TicketTimeEntryView = z.infer<typeof ticketTimeEntryView>;
 

@@ -1,12 +1,10 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../../platform/orm/base';
+import type { KanbanStage } from '../../platform/shared/stages';
 import type { TaskStatus } from './task.entity';
 
 /** A task-flow stage; `status` is the task status a task in this stage has. */
-export interface TaskStage {
-  id: number;
-  title: string;
-  order: number;
+export interface TaskStage extends KanbanStage {
   status: TaskStatus;
 }
 

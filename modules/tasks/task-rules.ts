@@ -1,4 +1,4 @@
-import { validation } from '../../platform/errors';
+import { stageById } from '../../platform/shared/stages';
 import type { TaskStage } from './task-flow.entity';
 import type { TaskStatus } from './task.entity';
 
@@ -28,15 +28,7 @@ const byOrder = (flow: TaskFlowShape): TaskStage[] => [...flow.stages].sort((a, 
 /** The status a task in `stageId` has: the completed stage always means done. */
 export function statusOfStage(flow: TaskFlowShape, stageId: number): TaskStatus {
   if (stageId === flow.completedStageId) return 'done';
-  const stage = flow.stages.find((s) => s.id === stageId);
-  if (!stage)
-    throw validation(
-      `stage: unknown task-flow stage ${stageId}; valid: ${byOrder(flow)
-        .map((s) => s.id)
-        .join(', ')}`,
-      [{ path: 'stage', error: 'unknown stage' }],
-    );
-  return stage.status;
+  return stageById(byOrder(flow), 'task-flow', 'stage', stageId).status;
 }
 
 /**
