@@ -11,19 +11,18 @@ import { crmDataConverter } from '../../../platform/temporal/codec';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { ACTION_HANDLERS } from '../actions';
-import { LOCAL_ACTION_TYPES } from '../local-actions.pure';
+import { isLocalAction } from '../local-actions.pure';
 import { action, chainGraph, createAutomation } from '../../../test/support/automation-engine';
 import { engineSuite } from '../../../test/support/engine-suite';
 
 const suite = engineSuite('Local actions');
 
-it('the local action types are exactly the registry handlers of kind crm (the others call out: regular activities)', () => {
-  const crm = Object.entries(ACTION_HANDLERS)
-    .filter(([, handler]) => handler.kind === 'crm')
-    .map(([type]) => type);
-  expect([...LOCAL_ACTION_TYPES].sort()).toEqual(crm.sort());
-  expect(LOCAL_ACTION_TYPES.has('send_email')).toBe(false);
-  expect(LOCAL_ACTION_TYPES.has('http_request')).toBe(false);
+it('the local actions are exactly the registry handlers of kind crm (the others call out or fail: regular activities)', () => {
+  const kinds = Object.entries(ACTION_HANDLERS).map(([type, handler]) => [type, handler.kind === 'crm']);
+  expect(kinds.map(([type]) => [type, isLocalAction(type)])).toEqual(kinds);
+  expect(isLocalAction('create_note')).toBe(true);
+  expect(isLocalAction('send_email')).toBe(false);
+  expect(isLocalAction(undefined)).toBe(false);
 });
 
 it('a run of CRM-only actions records local-activity markers, schedules no activity task, and acts once', async () => {
