@@ -61,13 +61,17 @@ const TRANSACTION_CONFLICT_CODES = new Set(['40P01', '40001']);
  * written and the same request can succeed when retried (503 with a short Retry-After, not a 500).
  */
 export function isTransactionConflict(err: unknown): boolean {
+  return someInCauseChain(err, ({ code }) => typeof code === 'string' && TRANSACTION_CONFLICT_CODES.has(code));
+}
+
+/** Whether `test` holds for the error or one of its causes (a cyclic chain is walked once). */
+function someInCauseChain(err: unknown, test: (e: { code?: unknown; message?: unknown }) => boolean): boolean {
   const seen = new Set<unknown>();
   let current: unknown = err;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
-    const { code, cause } = current as { code?: unknown; cause?: unknown };
-    if (typeof code === 'string' && TRANSACTION_CONFLICT_CODES.has(code)) return true;
-    current = cause;
+    if (test(current as { code?: unknown; message?: unknown })) return true;
+    current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
@@ -83,14 +87,8 @@ const RPC_UNAVAILABLE = new Set([4, 14]);
 
 /** True for a workflow-engine call that failed because the engine is down or too slow (retry later). */
 export function isRpcUnavailable(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    const { code, message } = current as { code?: unknown; message?: unknown };
-    if (typeof code === 'number' && RPC_UNAVAILABLE.has(code)) return true;
-    if (typeof message === 'string' && /\b(?:14 UNAVAILABLE|4 DEADLINE_EXCEEDED)\b/.test(message)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return isDependencyUnavailable(err);
+  const rpcDown = ({ code, message }: { code?: unknown; message?: unknown }): boolean =>
+    (typeof code === 'number' && RPC_UNAVAILABLE.has(code)) ||
+    (typeof message === 'string' && /\b(?:14 UNAVAILABLE|4 DEADLINE_EXCEEDED)\b/.test(message));
+  return someInCauseChain(err, rpcDown) || isDependencyUnavailable(err);
 }
