@@ -2,9 +2,9 @@
  * One automation execution. Walks the graph snapshot it was started with (edits never change a
  * run in flight): trigger, condition and delay are decided here (deterministic: conditions use
  * workflow time), action/lookup/ai nodes are one activity each (CRM-only actions a local one, from engine
- * version 3), and `finishExecution` writes the in-workflow steps and the final status. Delays are durable timers, exact to the millisecond
- * (not rounded to the spec's 5-minute processor ticks: there is no processor), and survive
- * worker restarts; test runs do not wait.
+ * version 3), and `finishExecution` writes the in-workflow steps and the final status. Delays are durable
+ * timers, exact to the millisecond (not rounded to the spec's 5-minute processor ticks: there is no processor), and
+ * survive worker restarts; test runs do not wait.
  */
 import {
   ApplicationFailure,
